@@ -1,0 +1,11 @@
+/** Type checking is done once by `npm run typecheck`; jest only transpiles (decorator metadata kept). */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  setupFiles: ['<rootDir>/test/setup.ts'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true, diagnostics: false }],
+  },
+  testTimeout: 30000,
+};

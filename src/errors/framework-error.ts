@@ -1,0 +1,31 @@
+/** A local error for the developer: thrown at start-up or by misuse; never sent as-is. */
+export class FrameworkError extends Error {
+  override readonly name = 'FrameworkError';
+  constructor(
+    readonly code: FrameworkErrorCode,
+    message: string,
+  ) {
+    super(`[${code}] ${message}`);
+  }
+}
+
+/** Every framework error code; docs/errors.md lists each one (a test checks). */
+export type FrameworkErrorCode =
+  | 'OMC_REFLECT_METADATA_MISSING'
+  | 'OMC_DECORATOR_METADATA_MISSING'
+  | 'OMC_INVALID_NAME'
+  | 'OMC_DUPLICATE_NAME'
+  | 'OMC_INVALID_DEFINITION'
+  | 'OMC_SCHEMA_UNSUPPORTED'
+  | 'OMC_FORM_UNSUPPORTED'
+  | 'OMC_INVALID_OPTIONS'
+  | 'OMC_INVALID_URI_TEMPLATE'
+  | 'OMC_INVALID_MCP_HEADER'
+  | 'OMC_ASK_NOT_ALLOWED'
+  | 'OMC_ASK_UNAVAILABLE'
+  | 'OMC_ASK_TIMEOUT'
+  | 'OMC_STATE_TOO_LARGE'
+  | 'OMC_NOT_FOUND'
+  | 'OMC_TRANSPORT'
+  | 'OMC_CLIENT_MAX_ROUNDS'
+  | 'OMC_CLIENT';
