@@ -1,0 +1,61 @@
+/**
+ * What a requestState is bound to, and the injective encodings of it. Raw JS strings are never
+ * hashed: createHmac/createHash turn every lone surrogate into U+FFFD, so distinct strings
+ * would collide. Strings go through JSON text (which escapes lone surrogates) or strict JCS.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import { encodeBase64Url } from './base64url';
+import { canonicalJson } from './canonical-json';
+
+export interface StateBinding {
+  /** 'tools/call' | 'prompts/get' | 'resources/read' */
+  method: string;
+  /** Tool or prompt name, or resource URI. */
+  target: string;
+  /** Raw principal id; only a keyed tag of it goes into the token. Absent and present are distinct. */
+  principal?: string;
+  /** Protocol revision of the request, e.g. '2026-07-28'. */
+  revision: string;
+  /** The request params; digested minus the top-level keys in UNBOUND_PARAM_KEYS. */
+  params: unknown;
+}
+
+/** Keys that legitimately change between rounds of one flow. */
+export const UNBOUND_PARAM_KEYS: readonly string[] = ['_meta', 'inputResponses', 'requestState'];
+
+const PRINCIPAL_TAG_BYTES = 16;
+
+/**
+ * base64url SHA-256 of the JCS form of params without the unbound keys. Throws
+ * CanonicalJsonError for params nested deeper than 64, holding lone surrogates, or not JSON.
+ */
+export function paramsDigest(params: unknown): string {
+  const bound = params === undefined ? null : withoutUnboundKeys(params);
+  return encodeBase64Url(createHash('sha256').update(canonicalJson(bound), 'utf8').digest());
+}
+
+function withoutUnboundKeys(params: unknown): unknown {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return params;
+  const prototype: unknown = Object.getPrototypeOf(params);
+  if (prototype !== Object.prototype && prototype !== null) return params; // canonicalJson refuses it
+  const bound: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(params)) {
+    if (!UNBOUND_PARAM_KEYS.includes(key)) bound[key] = value;
+  }
+  return bound;
+}
+
+/** Keyed tag of a principal id, or undefined for "no principal". */
+export function principalTag(bindingKey: Buffer, principal: string | undefined | null): string | undefined {
+  if (principal === undefined || principal === null) return undefined;
+  if (typeof principal !== 'string') throw new TypeError('StateBinding.principal must be a string when present');
+  const mac = createHmac('sha256', bindingKey).update(JSON.stringify(['omc/principal/v1', principal]), 'utf8').digest();
+  return encodeBase64Url(mac.subarray(0, PRINCIPAL_TAG_BYTES));
+}
+
+export function assertBindingShape(binding: StateBinding): void {
+  if (typeof binding !== 'object' || binding === null) throw new TypeError('StateBinding must be an object');
+  for (const field of ['method', 'target', 'revision'] as const) {
+    if (typeof binding[field] !== 'string') throw new TypeError(`StateBinding.${field} must be a string`);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * RFC 8785 (JSON Canonicalization Scheme) for values that came out of JSON.parse.
+ *
+ * Why our own: the params digest must be identical for every spelling of the same JSON
+ * (key order, whitespace, `1.0` vs `1`) and must never be driven into a stack overflow
+ * by an attacker's nesting bomb, so depth is capped before recursing.
+ */
+
+/** Deepest nesting of arrays/objects accepted (matches the JSON-RPC decoder's cap). */
+export const MAX_CANONICAL_DEPTH = 64;
+
+export type CanonicalJsonFailure = 'too_deep' | 'lone_surrogate' | 'not_json';
+
+export class CanonicalJsonError extends Error {
+  override readonly name = 'CanonicalJsonError';
+  constructor(
+    readonly reason: CanonicalJsonFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// A high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Canonical JSON text of `value`. Throws CanonicalJsonError when the value nests deeper than
+ * `maxDepth` containers, holds a lone surrogate (JCS requires well-formed Unicode; hashing
+ * would otherwise map distinct strings to one U+FFFD), or is not plain JSON data.
+ */
+export function canonicalJson(value: unknown, maxDepth: number = MAX_CANONICAL_DEPTH): string {
+  if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 1000) {
+    throw new RangeError('maxDepth must be an integer between 0 and 1000');
+  }
+  return serialize(value, 0, maxDepth);
+}
+
+function serialize(value: unknown, depth: number, maxDepth: number): string {
+  switch (typeof value) {
+    case 'string':
+      return serializeString(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw new CanonicalJsonError('not_json', `non-finite number ${value}`);
+      return JSON.stringify(value); // ECMAScript Number::toString is exactly what JCS specifies
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value === null) return 'null';
+      if (depth >= maxDepth) {
+        throw new CanonicalJsonError('too_deep', `JSON nests deeper than ${maxDepth} levels`);
+      }
+      return Array.isArray(value)
+        ? serializeArray(value, depth + 1, maxDepth)
+        : serializeObject(value, depth + 1, maxDepth);
+    default:
+      throw new CanonicalJsonError('not_json', `a ${typeof value} is not a JSON value`);
+  }
+}
+
+function serializeString(text: string): string {
+  if (LONE_SURROGATE.test(text)) {
+    throw new CanonicalJsonError('lone_surrogate', 'string holds a lone UTF-16 surrogate');
+  }
+  return JSON.stringify(text);
+}
+
+function serializeArray(items: readonly unknown[], depth: number, maxDepth: number): string {
+  const parts: string[] = [];
+  for (let i = 0; i < items.length; i++) parts.push(serialize(items[i], depth, maxDepth));
+  return `[${parts.join(',')}]`;
+}
+
+function serializeObject(object: object, depth: number, maxDepth: number): string {
+  const prototype: unknown = Object.getPrototypeOf(object);
+  if (prototype !== Object.prototype && prototype !== null) {
+    throw new CanonicalJsonError('not_json', 'only plain objects are JSON objects');
+  }
+  const record = object as Record<string, unknown>;
+  // Default sort compares UTF-16 code units, which is the order RFC 8785 §3.2.3 prescribes.
+  const keys = Object.keys(record).sort();
+  const parts: string[] = [];
+  for (const key of keys) {
+    parts.push(`${serializeString(key)}:${serialize(record[key], depth, maxDepth)}`);
+  }
+  return `{${parts.join(',')}}`;
+}

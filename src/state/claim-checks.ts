@@ -1,0 +1,45 @@
+/** The checks an authenticated token's claims must pass against the clock and the retry request. */
+import { timingSafeEqual } from 'node:crypto';
+import { paramsDigest, principalTag, type StateBinding } from './binding';
+import { CanonicalJsonError } from './canonical-json';
+import type { StateClaims } from './claims';
+import { StateRefusal } from './state-refusal';
+
+/** Clock skew tolerated between instances: an `iat` further in the future is refused. */
+export const FUTURE_IAT_SKEW_MS = 60_000;
+
+export function checkTimes(claims: StateClaims, now: number, flowLifetimeMs: number): void {
+  if (claims.fst > claims.iat || claims.exp <= claims.iat) throw new StateRefusal('malformed', 'inconsistent times');
+  if (claims.iat > now + FUTURE_IAT_SKEW_MS) throw new StateRefusal('future_iat');
+  if (now >= claims.exp) throw new StateRefusal('expired');
+  if (now >= claims.fst + flowLifetimeMs) throw new StateRefusal('flow_expired');
+}
+
+export function checkBinding(claims: StateClaims, binding: StateBinding, bindingKey: Buffer): void {
+  if (claims.rev !== binding.revision) throw new StateRefusal('revision');
+  checkPrincipal(claims.pt, principalTag(bindingKey, binding.principal));
+  if (claims.m !== binding.method) throw new StateRefusal('binding', 'method');
+  if (claims.t !== binding.target) throw new StateRefusal('binding', 'target');
+  let digest: string;
+  try {
+    digest = paramsDigest(binding.params);
+  } catch (error) {
+    if (error instanceof CanonicalJsonError) throw new StateRefusal('binding', `params: ${error.reason}`);
+    throw error;
+  }
+  if (!constantTimeEqual(claims.pd, digest)) throw new StateRefusal('binding', 'params');
+}
+
+/** Minted with a principal and presented without one, or the reverse, is refused too. */
+function checkPrincipal(minted: string | undefined, presented: string | undefined): void {
+  if (minted === undefined && presented === undefined) return;
+  if (minted === undefined || presented === undefined) throw new StateRefusal('principal', 'drift');
+  if (!constantTimeEqual(minted, presented)) throw new StateRefusal('principal');
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  // timingSafeEqual throws on a length mismatch; lengths of tags and digests are public.
+  return left.length === right.length && timingSafeEqual(left, right);
+}

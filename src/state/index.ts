@@ -1,0 +1,21 @@
+export { canonicalJson, CanonicalJsonError, MAX_CANONICAL_DEPTH, type CanonicalJsonFailure } from './canonical-json';
+export { encodeBase64Url, decodeBase64Url } from './base64url';
+export { KeyRing } from './key-ring';
+export { MIN_KEY_BYTES, MAX_RING_KEYS, type RequestStateKeyInput } from './key-material';
+export { UNBOUND_PARAM_KEYS, paramsDigest, type StateBinding } from './binding';
+export { FUTURE_IAT_SKEW_MS } from './claim-checks';
+export { StateRefusal, type StateRefusalReason } from './state-refusal';
+export { MemorySingleUseStore, type SingleUseStore } from './single-use-store';
+export {
+  RequestStateOptions,
+  resolveRequestStateOptions,
+  REQUEST_STATE_DEFAULTS,
+  type ResolvedRequestStateOptions,
+} from './request-state-options';
+export {
+  createRequestStateCodec,
+  DEFAULT_REQUEST_STATE_AUDIENCE,
+  type OpenedState,
+  type RequestStateCodec,
+  type RequestStateCodecDeps,
+} from './request-state-codec';

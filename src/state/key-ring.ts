@@ -1,0 +1,87 @@
+/**
+ * The ring of requestState keys: the first key mints, every key verifies. Each configured key
+ * is expanded with HKDF-SHA256 into one sub-key per purpose, so no key ever serves two
+ * algorithms, and the raw key is not kept.
+ */
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { inspect } from 'node:util';
+import { FrameworkError } from '../errors/framework-error';
+import { MIN_KEY_BYTES, parseKeyRingInput } from './key-material';
+
+export const KID_BYTES = 4;
+const FINGERPRINT_BYTES = 8;
+const HKDF_SALT = Buffer.from('onemodelcontext/request-state', 'utf8');
+
+/** The sub-keys of one configured key. `kid` is public; the others are secret. */
+export interface DerivedStateKey {
+  readonly kid: Buffer;
+  readonly macKey: Buffer;
+  readonly encKey: Buffer;
+  readonly bindingKey: Buffer;
+}
+
+export function deriveSubKey(key: Uint8Array, purpose: string, length = 32): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, HKDF_SALT, `omc/request-state/v1/${purpose}`, length));
+}
+
+function deriveStateKey(key: Buffer): DerivedStateKey {
+  return {
+    kid: deriveSubKey(key, 'kid', KID_BYTES),
+    macKey: deriveSubKey(key, 'mac'),
+    encKey: deriveSubKey(key, 'enc'),
+    bindingKey: deriveSubKey(key, 'binding'),
+  };
+}
+
+export class KeyRing {
+  /** Hex of 8 bytes of HKDF(minting key, 'fingerprint'): compare it across instances, it reveals nothing. */
+  readonly fingerprint: string;
+
+  private constructor(
+    private readonly keys: readonly DerivedStateKey[],
+    fingerprint: string,
+    /** True when no key was configured and a per-process random key is in use. */
+    readonly ephemeral: boolean,
+  ) {
+    this.fingerprint = fingerprint;
+  }
+
+  /** From the `requestStateKey` option; undefined means an ephemeral random key. */
+  static fromOption(option: unknown, random: (n: number) => Buffer = randomBytes): KeyRing {
+    const ephemeral = option === undefined;
+    const rawKeys = ephemeral ? [random(MIN_KEY_BYTES)] : parseKeyRingInput(option);
+    const derived = rawKeys.map(deriveStateKey);
+    for (let i = 0; i < derived.length; i++) {
+      for (let j = 0; j < i; j++) {
+        if (derived[i]!.kid.equals(derived[j]!.kid)) {
+          throw new FrameworkError('OMC_INVALID_OPTIONS', `requestStateKey[${i}] and requestStateKey[${j}] share a key id; replace one of them with a fresh random key.`);
+        }
+      }
+    }
+    const fingerprint = deriveSubKey(rawKeys[0]!, 'fingerprint', FINGERPRINT_BYTES).toString('hex');
+    for (const raw of rawKeys) raw.fill(0); // only the derived sub-keys are kept
+    return new KeyRing(derived, fingerprint, ephemeral);
+  }
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  get minting(): DerivedStateKey {
+    return this.keys[0]!;
+  }
+
+  /** The key whose id is `kid`, or undefined. Key ids are public, so a plain comparison is fine. */
+  find(kid: Uint8Array): DerivedStateKey | undefined {
+    return this.keys.find((key) => key.kid.equals(kid));
+  }
+
+  /** Never print key material, whether through JSON.stringify or console/util.inspect. */
+  toJSON(): { fingerprint: string; size: number; ephemeral: boolean } {
+    return { fingerprint: this.fingerprint, size: this.keys.length, ephemeral: this.ephemeral };
+  }
+
+  [inspect.custom](): string {
+    return `KeyRing { fingerprint: '${this.fingerprint}', size: ${this.keys.length}, ephemeral: ${this.ephemeral} }`;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Seals handler state into an opaque requestState and opens what a client echoes back.
+ * Pure: knows nothing of HTTP or handlers. Every failure on open is a StateRefusal with a
+ * reason for the server log; the caller answers all of them with one uniform wire error.
+ *
+ * HMAC mode (default) signs the claims: the client cannot change them but CAN READ the
+ * payload (base64url JSON). Set `encryptRequestState` when the payload must stay secret.
+ */
+import { randomBytes } from 'node:crypto';
+import { FrameworkError } from '../errors/framework-error';
+import { encodeBase64Url } from './base64url';
+import { assertBindingShape, paramsDigest, principalTag, type StateBinding } from './binding';
+import { CLAIMS_VERSION, decodeClaims, encodeClaims, type StateClaims } from './claims';
+import { openEnvelope, sealEnvelope, tokenLength, type EnvelopeMode } from './envelope';
+import {
+  isResolvedRequestStateOptions,
+  resolveRequestStateOptions,
+  type RequestStateOptions,
+  type ResolvedRequestStateOptions,
+} from './request-state-options';
+import { MemorySingleUseStore, type SingleUseStore } from './single-use-store';
+import { StateRefusal } from './state-refusal';
+import { checkBinding, checkTimes } from './claim-checks';
+
+export interface OpenedState {
+  payload: unknown;
+  /** When the flow's first round was sealed (ms); pass it back to `seal` to keep the flow bound. */
+  flowStartedAt: number;
+}
+
+export interface RequestStateCodec {
+  /** Hex fingerprint of the minting key: equal across instances that share the key. */
+  readonly fingerprint: string;
+  readonly encrypted: boolean;
+  /** Throws FrameworkError('OMC_STATE_TOO_LARGE') when the token would exceed maxRequestStateBytes. */
+  seal(payload: unknown, binding: StateBinding, flowStartedAt?: number): string;
+  /** Resolves the payload, or rejects with a StateRefusal. */
+  open(token: unknown, binding: StateBinding): Promise<OpenedState>;
+}
+
+export interface RequestStateCodecDeps {
+  /** Clock in epoch milliseconds. */
+  now?: () => number;
+  /** Source of random bytes (IVs, salts, token ids, the ephemeral key). */
+  random?: (n: number) => Buffer;
+}
+
+/** Used when neither the options nor the server supply an audience. */
+export const DEFAULT_REQUEST_STATE_AUDIENCE = 'onemodelcontext';
+const TOKEN_ID_BYTES = 16;
+
+export function createRequestStateCodec(
+  options: Partial<RequestStateOptions> | ResolvedRequestStateOptions = {},
+  deps: RequestStateCodecDeps = {},
+): RequestStateCodec {
+  const now = deps.now ?? Date.now;
+  const random = deps.random ?? randomBytes;
+  const resolved = isResolvedRequestStateOptions(options) ? options : resolveRequestStateOptions(options, { random });
+  const { keyRing } = resolved;
+  const mode: EnvelopeMode = resolved.encryptRequestState ? 'aead' : 'hmac';
+  const audience = resolved.requestStateAudience ?? DEFAULT_REQUEST_STATE_AUDIENCE;
+  const maxBytes = resolved.maxRequestStateBytes;
+  const limits = { lifetimeMs: resolved.requestStateLifetime * 1000, flowLifetimeMs: resolved.maxFlowLifetime * 1000 };
+  const singleUse: SingleUseStore | undefined = resolved.singleUseRequestState
+    ? (resolved.singleUseStore ?? new MemorySingleUseStore(now))
+    : undefined;
+
+  function seal(payload: unknown, binding: StateBinding, flowStartedAt?: number): string {
+    assertBindingShape(binding);
+    const iat = Math.floor(now());
+    const fst = flowStartedAt ?? iat;
+    if (!Number.isSafeInteger(fst) || fst > iat) {
+      throw new RangeError('flowStartedAt must be an integer epoch-ms time not in the future (use OpenedState.flowStartedAt)');
+    }
+    const key = keyRing.minting;
+    const claims: StateClaims = {
+      v: CLAIMS_VERSION,
+      jti: encodeBase64Url(random(TOKEN_ID_BYTES)),
+      iat,
+      exp: iat + limits.lifetimeMs,
+      fst,
+      aud: audience,
+      rev: binding.revision,
+      m: binding.method,
+      t: binding.target,
+      pd: paramsDigest(binding.params), // throws CanonicalJsonError for params we could never verify
+      pt: principalTag(key.bindingKey, binding.principal),
+      p: payload,
+    };
+    const bytes = encodeClaims(claims);
+    // Refuse before any crypto to emit nothing we would refuse on the way back in.
+    const length = tokenLength(mode, bytes.length);
+    if (length > maxBytes) {
+      throw new FrameworkError('OMC_STATE_TOO_LARGE', `requestState would be ${length} bytes, over maxRequestStateBytes (${maxBytes}); keep less in ctx.state or raise the limit.`);
+    }
+    return sealEnvelope(mode, key, bytes, random);
+  }
+
+  async function open(token: unknown, binding: StateBinding): Promise<OpenedState> {
+    if (typeof token !== 'string') throw new StateRefusal('not_a_string', typeof token);
+    // The size cap comes first: nothing is decoded, hashed or decrypted for an oversize token.
+    if (token.length > maxBytes) throw new StateRefusal('oversize', `${token.length} > ${maxBytes}`);
+    const { key, claimsBytes } = openEnvelope(token, mode, keyRing);
+    const claims = decodeClaims(claimsBytes);
+    checkTimes(claims, now(), limits.flowLifetimeMs);
+    if (claims.aud !== audience) throw new StateRefusal('audience');
+    checkBinding(claims, binding, key.bindingKey);
+    if (singleUse !== undefined && !(await singleUse.claim(claims.jti, claims.exp))) {
+      throw new StateRefusal('replayed');
+    }
+    return { payload: claims.p, flowStartedAt: claims.fst };
+  }
+
+  return Object.freeze({ fingerprint: keyRing.fingerprint, encrypted: mode === 'aead', seal, open });
+}
