@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { getMetadataStorage, type MetadataStorage } from 'class-validator';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { FrameworkError } from '../errors/framework-error';
+import { getFieldOptions, type FieldOptions } from './field-metadata';
+
+export type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
+
+/** The validator name `@Field` registers so that Field-only properties are whitelisted and checked. */
+export const FIELD_VALIDATOR_NAME = 'omcField';
+
+/** Everything the decorators say about one property of a DTO, gathered from the three metadata stores. */
+export interface DtoProperty {
+  readonly dto: Function;
+  readonly name: string;
+  readonly designType: unknown;
+  /** class-validator metadata, without the entry `@Field` registers. */
+  readonly validations: readonly ValidationMetadata[];
+  readonly field: FieldOptions;
+  /** The class named by class-transformer's `@Type(() => X)`, if any. */
+  readonly transformType: Function | undefined;
+}
+
+/** Properties in declaration order, ancestors' first (a redeclared property keeps its ancestor's place). */
+export function readDtoProperties(dto: Function): DtoProperty[] {
+  const metadatas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+  const fields = getFieldOptions(dto);
+  const chain = ancestry(dto);
+  const byName = new Map<string, { rank: number; validations: ValidationMetadata[] }>();
+  metadatas.forEach((metadata, position) => {
+    const depth = chain.indexOf(metadata.target as Function);
+    const rank = (depth < 0 ? chain.length : depth) * 1e6 + position;
+    const entry = byName.get(metadata.propertyName) ?? { rank, validations: [] };
+    entry.rank = Math.min(entry.rank, rank);
+    if (metadata.name !== FIELD_VALIDATOR_NAME) entry.validations.push(metadata);
+    byName.set(metadata.propertyName, entry);
+  });
+  return [...byName.entries()]
+    .sort(([, a], [, b]) => a.rank - b.rank)
+    .map(([name, { validations }]) => ({
+      dto,
+      name,
+      designType: Reflect.getMetadata('design:type', dto.prototype, name) as unknown,
+      validations,
+      field: fields.get(name) ?? {},
+      transformType: readTransformType(dto, name),
+    }));
+}
+
+/** Root ancestor first, the class itself last. */
+function ancestry(dto: Function): Function[] {
+  const chain: Function[] = [];
+  for (let current: unknown = dto; typeof current === 'function' && current !== Function.prototype; ) {
+    chain.unshift(current);
+    current = Object.getPrototypeOf(current);
+  }
+  return chain;
+}
+
+function readTransformType(dto: Function, property: string): Function | undefined {
+  const metadata = defaultMetadataStorage.findTypeMetadata(dto, property);
+  if (!metadata) return undefined;
+  if (metadata.options?.discriminator) {
+    throw new FrameworkError(
+      'OMC_SCHEMA_UNSUPPORTED',
+      `${dto.name}.${property}: @Type with a discriminator (polymorphic nested DTOs) has no schema here; ` +
+        `describe it with @Field({ schema: { oneOf: [...] } }) or split the property.`,
+    );
+  }
+  return metadata.typeFunction();
+}

@@ -1,0 +1,45 @@
+import { dtoToJsonSchema } from './dto-schema';
+import { compileJsonSchema } from './json-schema-validator';
+import type { JsonSchemaObject } from './json-schema-types';
+import { describeDtoProperties } from './property-facts';
+
+type FragmentCheck = ((value: unknown) => string[]) | null;
+
+const checks = new WeakMap<Function, Map<string, FragmentCheck>>();
+
+/**
+ * Runtime side of `@Field`: a property described only by `@Field` (or by a raw `schema`) has no
+ * class-validator decorator to check it, so its value is checked against the schema we advertise.
+ * Returns the problems, worded after `property`; empty when the value fits or other decorators check it.
+ */
+export function fieldValueProblems(dto: Function, property: string, value: unknown): string[] {
+  const check = checkFor(dto, property);
+  if (!check) return [];
+  if (value === undefined) return [`${property} is required`];
+  return check(value).map((problem) => `${property}${problem.replace(/^input/, '')}`);
+}
+
+function checkFor(dto: Function, property: string): FragmentCheck {
+  let perClass = checks.get(dto);
+  if (!perClass) {
+    perClass = new Map();
+    checks.set(dto, perClass);
+  }
+  if (!perClass.has(property)) perClass.set(property, buildCheck(dto, property));
+  return perClass.get(property) ?? null;
+}
+
+function buildCheck(dto: Function, property: string): FragmentCheck {
+  const facts = describeDtoProperties(dto).find((p) => p.name === property);
+  if (!facts || !(facts.fieldOnly || facts.field.schema)) return null;
+  const root = dtoToJsonSchema(dto);
+  const fragment = (root.properties as Record<string, JsonSchemaObject>)[property];
+  if (!fragment) return null;
+  // Keep the root's $defs reachable so a recursive $ref inside the fragment still resolves.
+  const schema = root.$defs ? { ...fragment, $defs: root.$defs } : fragment;
+  const validate = compileJsonSchema(schema);
+  return (value) => {
+    const result = validate(value);
+    return result.ok ? [] : result.errors;
+  };
+}

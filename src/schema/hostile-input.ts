@@ -1,0 +1,33 @@
+/** Keys that could reach a prototype when copied by assignment; class-transformer drops them silently, we report them. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Deeper than any sane argument object; stops stack exhaustion in the transformer and validator. */
+export const MAX_INPUT_DEPTH = 64;
+
+/** Problems that must stop an input before class-transformer sees it. Iterative: never recurses on input. */
+export function hostileInputProblems(input: unknown): string[] {
+  const root = describeRoot(input);
+  if (root) return [root];
+  const problems: string[] = [];
+  const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value: input, path: '', depth: 0 }];
+  const seen = new Set<object>();
+  while (pending.length) {
+    const { value, path, depth } = pending.pop()!;
+    if (value === null || typeof value !== 'object' || seen.has(value)) continue;
+    seen.add(value);
+    if (depth > MAX_INPUT_DEPTH) return [`input is nested deeper than ${MAX_INPUT_DEPTH} levels`];
+    for (const key of Object.keys(value)) {
+      const child = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      if (!Array.isArray(value) && PROTOTYPE_KEYS.has(key)) problems.push(`property ${child} should not exist`);
+      else pending.push({ value: (value as Record<string, unknown>)[key], path: child, depth: depth + 1 });
+    }
+  }
+  return problems;
+}
+
+function describeRoot(input: unknown): string | undefined {
+  if (input === null) return 'input must be an object, got null';
+  if (Array.isArray(input)) return 'input must be an object, got an array';
+  if (typeof input !== 'object') return `input must be an object, got ${typeof input}`;
+  return undefined;
+}
