@@ -1,0 +1,128 @@
+// The real module object (not a TS namespace copy), so jest.spyOn reaches the codec's calls.
+import nodeCrypto = require('node:crypto');
+import { createRequestStateCodec, type StateRefusalReason } from '../../../src/state';
+import { BASE64URL_ALPHABET, binding, codec, joinToken, MODES, refusalOf, splitToken, testKey } from './state-fixtures';
+
+afterEach(() => jest.restoreAllMocks());
+
+describe.each(MODES)('envelope in %s mode', (_mode, encrypt) => {
+  const subject = codec({ encryptRequestState: encrypt });
+  const token = subject.seal({ step: 2, answers: ['yes'] }, binding());
+
+  it('opens its own token', async () => {
+    await expect(subject.open(token, binding())).resolves.toEqual({ payload: { step: 2, answers: ['yes'] }, flowStartedAt: expect.any(Number) });
+  });
+
+  it('A1: refuses every single-character substitution at every position', async () => {
+    const reasons = new Map<StateRefusalReason, number>();
+    let tried = 0;
+    for (let position = 0; position < token.length; position++) {
+      for (const replacement of BASE64URL_ALPHABET) {
+        if (replacement === token[position]) continue;
+        const tampered = token.slice(0, position) + replacement + token.slice(position + 1);
+        const reason = await refusalOf(subject.open(tampered, binding()));
+        reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+        tried++;
+      }
+    }
+    // 64 alphabet characters minus the original (63 for base64url positions; prefix chars are not in it except letters/digits).
+    expect(tried).toBeGreaterThanOrEqual((token.length - 4) * 63);
+    const cryptoReason = encrypt ? 'decrypt_failed' : 'bad_mac';
+    expect(reasons.get(cryptoReason)).toBeGreaterThan(tried / 2);
+    expect([...reasons.keys()].every((r) => ['malformed', 'wrong_mode', 'unknown_key', cryptoReason].includes(r))).toBe(true);
+  });
+
+  it('A1: refuses appended, removed and conformance-style "-TAMPERED" changes', async () => {
+    for (const tampered of [`${token}-TAMPERED`, token.slice(0, -1), token.slice(0, -4), `${token}AAAA`, token.slice(0, 10), '']) {
+      await expect(refusalOf(subject.open(tampered, binding()))).resolves.toMatch(/malformed|bad_mac|decrypt_failed/);
+    }
+  });
+
+  it('A6: refuses the body moved under another version or mode prefix, and the other mode', async () => {
+    const body = token.slice(token.indexOf('.') + 1);
+    for (const prefix of ['v2.', 'v0.', 'V1.', 'v1x.', '', '.']) {
+      await expect(refusalOf(subject.open(prefix + body, binding()))).resolves.toBe('malformed');
+    }
+    await expect(refusalOf(subject.open((encrypt ? 'v1.' : 'v1e.') + body, binding()))).resolves.toBe('wrong_mode');
+    const other = codec({ encryptRequestState: !encrypt });
+    await expect(refusalOf(other.open(token, binding()))).resolves.toBe('wrong_mode');
+    await expect(refusalOf(subject.open(other.seal({}, binding()), binding()))).resolves.toBe('wrong_mode');
+  });
+
+  it("A6: refuses a kid moved onto another ring key's token, and an unknown kid", async () => {
+    const ring = createRequestStateCodec({ requestStateKey: [testKey('main'), testKey('second')], encryptRequestState: encrypt });
+    const second = createRequestStateCodec({ requestStateKey: testKey('second'), encryptRequestState: encrypt });
+    const { prefix, bytes } = splitToken(token);
+    const secondKid = splitToken(second.seal({}, binding())).bytes.subarray(0, 4);
+    const moved = Buffer.from(bytes);
+    secondKid.copy(moved, 0);
+    await expect(refusalOf(ring.open(joinToken(prefix, moved), binding()))).resolves.toBe(encrypt ? 'decrypt_failed' : 'bad_mac');
+    const unknown = Buffer.from(bytes);
+    unknown.writeUInt32BE((unknown.readUInt32BE(0) + 1) >>> 0, 0);
+    await expect(refusalOf(ring.open(joinToken(prefix, unknown), binding()))).resolves.toBe('unknown_key');
+  });
+
+  it('A9: keeps a secret marker out of the token only when encrypting', () => {
+    const marker = `SECRET-${nodeCrypto.randomUUID()}`;
+    const sealed = subject.seal({ note: marker }, binding());
+    const { bytes } = splitToken(sealed);
+    expect(sealed).not.toContain(marker);
+    // HMAC mode is signed, not encrypted: the client can read the payload (documented).
+    expect(bytes.toString('latin1').includes(marker)).toBe(!encrypt);
+  });
+
+  it('A10: compares with a constant-time primitive', async () => {
+    if (encrypt) {
+      const decipher = jest.spyOn(nodeCrypto, 'createDecipheriv');
+      await subject.open(token, binding());
+      expect(decipher).toHaveBeenCalledWith('aes-256-gcm', expect.any(Buffer), expect.any(Buffer), { authTagLength: 16 });
+      return;
+    }
+    const equal = jest.spyOn(nodeCrypto, 'timingSafeEqual');
+    await subject.open(token, binding());
+    expect(equal).toHaveBeenCalled();
+    const callsForValid = equal.mock.calls.length;
+    const { prefix, bytes } = splitToken(token);
+    bytes[bytes.length - 1]! ^= 1;
+    await expect(refusalOf(subject.open(joinToken(prefix, bytes), binding()))).resolves.toBe('bad_mac');
+    expect(equal.mock.calls.length).toBe(callsForValid + 1);
+    expect(equal.mock.results.at(-1)?.value).toBe(false);
+  });
+});
+
+describe('AES-GCM tag length (A3)', () => {
+  const subject = codec({ encryptRequestState: true });
+  const token = subject.seal({ step: 1 }, binding());
+  const { prefix, bytes } = splitToken(token);
+
+  it.each([4, 8, 12, 15])('refuses a tag cut to %i bytes', async (tagBytes) => {
+    const cut = bytes.subarray(0, bytes.length - 16 + tagBytes);
+    await expect(refusalOf(subject.open(joinToken(prefix, cut), binding()))).resolves.toMatch(/decrypt_failed|malformed/);
+  });
+
+  it.each([1, 4, 16])('refuses %i bytes appended after the tag', async (extra) => {
+    const longer = Buffer.concat([bytes, nodeCrypto.randomBytes(extra)]);
+    await expect(refusalOf(subject.open(joinToken(prefix, longer), binding()))).resolves.toBe('decrypt_failed');
+  });
+
+  it('refuses a token shorter than kid + salt + iv + tag + 1 byte without decrypting', async () => {
+    const decipher = jest.spyOn(nodeCrypto, 'createDecipheriv');
+    await expect(refusalOf(subject.open(joinToken(prefix, bytes.subarray(0, 4 + 16 + 12 + 16)), binding()))).resolves.toBe('malformed');
+    expect(decipher).not.toHaveBeenCalled();
+  });
+});
+
+describe('nonce and salt uniqueness (A8)', () => {
+  it('never repeats an IV or a per-token salt over 100 000 AES-GCM mints', () => {
+    const subject = codec({ encryptRequestState: true });
+    const bind = binding({ params: {} });
+    const seen = new Set<string>();
+    const mints = 100_000;
+    for (let i = 0; i < mints; i++) {
+      const { bytes } = splitToken(subject.seal(0, bind));
+      seen.add(`s${bytes.toString('latin1', 4, 20)}`);
+      seen.add(`i${bytes.toString('latin1', 20, 32)}`);
+    }
+    expect(seen.size).toBe(2 * mints);
+  });
+});
