@@ -8,15 +8,22 @@ type FragmentCheck = ((value: unknown) => string[]) | null;
 const checks = new WeakMap<Function, Map<string, FragmentCheck>>();
 
 /**
- * Runtime side of `@Field`: a property described only by `@Field` (or by a raw `schema`) has no
- * class-validator decorator to check it, so its value is checked against the schema we advertise.
+ * Runtime side of `@Field`: a property typed only by `@Field` / its declared type (or by a raw `schema`) has no
+ * class-validator decorator to check its type, so its value is checked against the schema we advertise.
  * Returns the problems, worded after `property`; empty when the value fits or other decorators check it.
  */
 export function fieldValueProblems(dto: Function, property: string, value: unknown): string[] {
   const check = checkFor(dto, property);
   if (!check) return [];
   if (value === undefined) return [`${property} is required`];
-  return check(value).map((problem) => `${property}${problem.replace(/^input/, '')}`);
+  return check(value).map((problem) => underProperty(property, problem));
+}
+
+/** The fragment was checked on its own, so its paths start below the property: put the property back in front. */
+function underProperty(property: string, problem: string): string {
+  if (problem.startsWith('input ')) return `${property}${problem.slice('input'.length)}`;
+  if (problem.startsWith('property ')) return `property ${underProperty(property, problem.slice('property '.length))}`;
+  return problem.startsWith('[') ? `${property}${problem}` : `${property}.${problem}`;
 }
 
 function checkFor(dto: Function, property: string): FragmentCheck {
@@ -31,7 +38,7 @@ function checkFor(dto: Function, property: string): FragmentCheck {
 
 function buildCheck(dto: Function, property: string): FragmentCheck {
   const facts = describeDtoProperties(dto).find((p) => p.name === property);
-  if (!facts || !(facts.fieldOnly || facts.field.schema)) return null;
+  if (!facts || !(facts.untypedByValidators || facts.field.schema)) return null;
   const root = dtoToJsonSchema(dto);
   const fragment = (root.properties as Record<string, JsonSchemaObject>)[property];
   if (!fragment) return null;

@@ -33,21 +33,21 @@ export function compileJsonSchema(schema: JsonSchemaObject): (input: unknown) =>
   return check;
 }
 
-/** `/address/city must be string` → `address.city must be string`; the root is called `input`. */
+/** `/address/city` → `address.city must be string`, `/tags/0` → `tags[0] …`; the root is called `input`. */
 function describeAjvError(error: ErrorObject): string {
-  const path = error.instancePath
-    ? error.instancePath
-        .slice(1)
-        .split('/')
-        .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-        .join('.')
-    : 'input';
+  const path = readablePath(error.instancePath);
   if (error.keyword === 'additionalProperties') {
-    return `property ${joinPath(error.instancePath ? path : '', String(error.params.additionalProperty))} should not exist`;
+    const extra = String(error.params.additionalProperty);
+    return `property ${path ? `${path}.${extra}` : extra} should not exist`;
   }
-  return `${path} ${error.message ?? 'is invalid'}`;
+  return `${path || 'input'} ${error.message ?? 'is invalid'}`;
 }
 
-function joinPath(parent: string, child: string): string {
-  return parent ? `${parent}.${child}` : child;
+function readablePath(pointer: string): string {
+  let path = '';
+  for (const raw of pointer.split('/').slice(1)) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    path += /^\d+$/.test(segment) ? `[${segment}]` : path ? `.${segment}` : segment;
+  }
+  return path;
 }

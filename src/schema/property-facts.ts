@@ -38,8 +38,8 @@ export interface PropertyFacts {
   readonly value: ValueFacts;
   readonly field: FieldOptions;
   readonly defaultValue: { readonly value: unknown } | undefined;
-  /** Only `@Field` describes it: the validator checks it against its generated schema. */
-  readonly fieldOnly: boolean;
+  /** No class-validator decorator fixes its type (only `@Field` / the declared type do): the validator checks it against its schema. */
+  readonly untypedByValidators: boolean;
 }
 
 const PRIMITIVE_KINDS = new Map<unknown, ValueKind>([
@@ -104,6 +104,9 @@ function describeProperty(property: DtoProperty, initialisers: ReadonlyMap<strin
     interpretValueDecorator(decorator, constraints, value, setKind, () => (notEmpty = true), () => unknownDecorators.push(decorator));
   }
 
+  const untypedByValidators = !nested && value.kind === undefined && value.enumValues === undefined && value.constValue === undefined;
+  const needsDate = property.validations.some((m) => m.name === 'isDate');
+  if (needsDate && property.transformType !== Date) fail('a Date arrives as a string: add @Type(() => Date) next to @IsDate()');
   const fieldType = field.type?.();
   const isArray = markedArray || fieldTypeMeansArray(property.designType);
   if (field.schema === undefined) {
@@ -131,7 +134,7 @@ function describeProperty(property: DtoProperty, initialisers: ReadonlyMap<strin
     value,
     field,
     defaultValue,
-    fieldOnly: property.validations.length === 0,
+    untypedByValidators,
   };
 }
 
