@@ -2,6 +2,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import { FrameworkError } from '../errors/framework-error';
 import type { JsonSchemaObject } from './json-schema-types';
+import { capped } from './validation-messages';
 
 export type JsonSchemaValidation = { ok: true } | { ok: false; errors: string[] };
 
@@ -28,7 +29,7 @@ export function compileJsonSchema(schema: JsonSchemaObject): (input: unknown) =>
     );
   }
   const check = (input: unknown): JsonSchemaValidation =>
-    validate(input) ? { ok: true } : { ok: false, errors: (validate.errors ?? []).map(describeAjvError) };
+    validate(input) ? { ok: true } : { ok: false, errors: capped((validate.errors ?? []).map(describeAjvError)) };
   compiled.set(schema, check);
   return check;
 }
