@@ -1,0 +1,168 @@
+/**
+ * Bootstrap (DESIGN D7): walk the explicit provider list, build frozen definitions, validate them,
+ * wire the dispatcher. Nothing here runs at import time.
+ */
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { FrameworkError } from '../errors/framework-error';
+import { ContextServerModule, SERVER_OPTIONS, type ConfigModule } from '../config/modules';
+import type { ContextServerOptions } from '../config/server-options';
+import type { Icon, Implementation } from '../protocol/types';
+import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
+import { Registry } from '../registry/registry';
+import { withoutUndefined } from '../registry/objects';
+import type { PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptions } from '../metadata/options';
+import { createRequestStateCodec, type RequestStateCodec } from '../state';
+import { serverCapabilities } from '../server/capabilities';
+import { ContextServer } from '../server/context-server';
+import { Invoker } from '../server/invoker';
+import { stderrLogger } from '../server/server-logger';
+import type { Context } from '../context/context';
+import { registerProvider, type Provider } from './providers';
+
+export interface ApplicationOptions {
+  /** Server name (also the default requestState audience). */
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  /** Classes with @Tool/@Prompt/@Resource methods, services, and provider objects. */
+  providers: Provider[];
+  /** Configuration modules, e.g. `ContextServerModule.configure({...})`. */
+  modules?: ConfigModule[];
+  /** Parent container; defaults to tsyringe's global container. */
+  container?: DependencyContainer;
+}
+
+type Handler<I> = (input: I, ctx: Context) => unknown;
+
+export class McpApplication {
+  readonly container: DependencyContainer;
+  readonly registry = new Registry();
+  readonly server: ContextServer;
+  readonly options: Readonly<ContextServerOptions>;
+  readonly stateCodec: RequestStateCodec;
+  readonly info: Implementation;
+
+  private constructor(options: ApplicationOptions) {
+    assertReflectMetadata();
+    this.container = (options.container ?? rootContainer).createChildContainer();
+    const modules = options.modules ?? [];
+    for (const m of modules) m.register(this.container);
+    if (!this.container.isRegistered(SERVER_OPTIONS)) ContextServerModule.configure({}).register(this.container);
+    this.options = this.container.resolve(SERVER_OPTIONS);
+    this.info = Object.freeze(
+      withoutUndefined({
+        name: options.name,
+        version: options.version,
+        title: options.title,
+        description: options.description,
+        websiteUrl: options.websiteUrl,
+        icons: options.icons,
+      }),
+    ) as Implementation;
+
+    for (const p of options.providers) {
+      registerProvider(this.container, p);
+      if (typeof p === 'function') this.discover(p);
+    }
+
+    this.stateCodec = createRequestStateCodec({
+      requestStateKey: this.options.requestStateKey,
+      encryptRequestState: this.options.encryptRequestState,
+      requestStateLifetime: this.options.requestStateLifetime,
+      maxFlowLifetime: this.options.maxFlowLifetime,
+      maxRequestStateBytes: this.options.maxRequestStateBytes,
+      requestStateAudience: this.options.requestStateAudience ?? options.name,
+      singleUseRequestState: this.options.singleUseRequestState,
+      singleUseStore: this.options.singleUseStore,
+    });
+    const logger = this.options.logger ?? stderrLogger;
+    this.server = new ContextServer({
+      info: this.info,
+      registry: this.registry,
+      options: this.options,
+      invoker: new Invoker(this.container),
+      logger,
+      capabilities: serverCapabilities(),
+      engine: {
+        sealer: this.stateCodec,
+        logger,
+        legacyAskTimeoutMs: this.options.legacyAskTimeoutMs,
+        maxReasks: this.options.maxReasks,
+        pauseMs: this.options.pauseMs,
+      },
+    });
+  }
+
+  /** Builds and validates an application; mistakes throw a FrameworkError naming the class and method. */
+  static create(options: ApplicationOptions): McpApplication {
+    return new McpApplication(options);
+  }
+
+  /** Whether the requestState key is ephemeral (no `requestStateKey` configured). */
+  get hasEphemeralStateKey(): boolean {
+    return this.options.requestStateKey === undefined;
+  }
+
+  /** Hex fingerprint of the requestState minting key, for health endpoints. */
+  get stateKeyFingerprint(): string {
+    return this.stateCodec.fingerprint;
+  }
+
+  addTool<I = Record<string, unknown>>(spec: ToolOptions & { name: string; handler: Handler<I> }): void {
+    this.registry.addTool(buildTool(spec, spec.name, spec.name, { kind: 'function', fn: spec.handler as never }));
+  }
+  removeTool(name: string): boolean {
+    return this.registry.removeTool(name);
+  }
+  addPrompt<I = Record<string, string>>(spec: PromptOptions & { name: string; handler: Handler<I> }): void {
+    this.registry.addPrompt(buildPrompt(spec, spec.name, spec.name, { kind: 'function', fn: spec.handler as never }));
+  }
+  removePrompt(name: string): boolean {
+    return this.registry.removePrompt(name);
+  }
+  addResource(spec: ResourceOptions & { handler: Handler<{ uri: string }> }): void {
+    this.registry.addResource(buildResource(spec, spec.uri, { kind: 'function', fn: spec.handler as never }));
+  }
+  removeResource(uri: string): boolean {
+    return this.registry.removeResource(uri);
+  }
+  addResourceTemplate(spec: ResourceTemplateOptions & { handler: Handler<Record<string, string | string[]>> }): void {
+    this.registry.addResourceTemplate(
+      buildResourceTemplate(spec, spec.uriTemplate, { kind: 'function', fn: spec.handler as never }),
+    );
+  }
+  removeResourceTemplate(uriTemplate: string): boolean {
+    return this.registry.removeResourceTemplate(uriTemplate);
+  }
+  /** Tells subscribed clients that a resource's content changed. */
+  notifyResourceUpdated(uri: string): void {
+    this.registry.notifyResourceUpdated(uri);
+  }
+
+  private discover(cls: Function): void {
+    const found = explore(cls);
+    const declares = Object.values(found).some((list) => list.length > 0);
+    if (!declares) {
+      // A plain service: one instance for the application (DESIGN D8).
+      if (!this.container.isRegistered(cls as never)) this.container.registerSingleton(cls as new () => unknown);
+      return;
+    }
+    found.tools.forEach((d) => this.registry.addTool(d));
+    found.prompts.forEach((d) => this.registry.addPrompt(d));
+    found.resources.forEach((d) => this.registry.addResource(d));
+    found.resourceTemplates.forEach((d) => this.registry.addResourceTemplate(d));
+    found.completions.forEach((d) => this.registry.addCompletion(d));
+  }
+}
+
+function assertReflectMetadata(): void {
+  if (typeof (Reflect as { getMetadata?: unknown }).getMetadata !== 'function') {
+    throw new FrameworkError(
+      'OMC_REFLECT_METADATA_MISSING',
+      "Reflect metadata API is missing: add `import 'reflect-metadata'` at the top of your entry file.",
+    );
+  }
+}

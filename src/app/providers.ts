@@ -1,0 +1,15 @@
+/** The explicit provider list of an application (DESIGN D7): classes, or tsyringe-style provider objects. */
+import type { DependencyContainer, InjectionToken } from 'tsyringe';
+
+export type ProviderObject =
+  | { provide: InjectionToken; useValue: unknown }
+  | { provide: InjectionToken; useClass: new (...args: never[]) => unknown }
+  | { provide: InjectionToken; useFactory: (c: DependencyContainer) => unknown };
+export type Provider = Function | ProviderObject;
+
+export function registerProvider(container: DependencyContainer, p: Provider): void {
+  if (typeof p === 'function') return;
+  if ('useValue' in p) container.register(p.provide, { useValue: p.useValue });
+  else if ('useClass' in p) container.register(p.provide, { useClass: p.useClass as new () => unknown });
+  else container.register(p.provide, { useFactory: p.useFactory });
+}

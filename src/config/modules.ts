@@ -1,0 +1,30 @@
+/** Configuration modules: frozen, validated options registered under a token at bootstrap. */
+import type { DependencyContainer, InjectionToken } from 'tsyringe';
+import { validateOptions } from './validate-options';
+import { CacheHintOptions, ContextServerOptions } from './server-options';
+
+export interface ConfigModule<T = unknown> {
+  readonly token: InjectionToken<T>;
+  readonly options: Readonly<T>;
+  register(container: DependencyContainer): void;
+}
+
+export function defineModule<T extends object>(token: InjectionToken<T>, options: Readonly<T>): ConfigModule<T> {
+  return Object.freeze({
+    token,
+    options,
+    register: (c: DependencyContainer) => void c.register(token, { useValue: options }),
+  });
+}
+
+export const SERVER_OPTIONS: InjectionToken<ContextServerOptions> = Symbol.for('onemodelcontext:server-options');
+
+/** `ContextServerModule.configure({...})`: requestState sealing, asks, lists, auth. */
+export class ContextServerModule {
+  static configure(options: Partial<ContextServerOptions> = {}): ConfigModule<ContextServerOptions> {
+    return defineModule(SERVER_OPTIONS, validateOptions(ContextServerOptions, options, 'ContextServerOptions', {
+        listCache: CacheHintOptions,
+        readCache: CacheHintOptions,
+      }));
+  }
+}

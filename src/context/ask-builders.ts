@@ -1,0 +1,133 @@
+/** Builds the Ask for each Context method: request shape, capability and answer decoding. */
+import { randomUUID } from 'node:crypto';
+import type { JsonObject } from '../protocol/jsonrpc';
+import type { CreateMessageParams, CreateMessageResult, ElicitAction, Root } from '../protocol/types';
+import { createDtoValidator, dtoToElicitationSchema } from '../schema';
+import { Capabilities, type Ask, type AskDecoding } from './asks';
+
+export type ElicitOutcome<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' };
+export interface AskOptions {
+  /** Stable key for this question across replays (defaults to call order per kind). */
+  key?: string;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function readAction(response: unknown): ElicitAction | undefined {
+  if (!isRecord(response)) return undefined;
+  const a = response.action;
+  return a === 'accept' || a === 'decline' || a === 'cancel' ? a : undefined;
+}
+
+export function elicitAsk<T extends object>(form: new () => T, message: string, options: AskOptions = {}): Ask<ElicitOutcome<T>> {
+  const requestedSchema = dtoToElicitationSchema(form) as unknown as JsonObject;
+  const validate = createDtoValidator(form);
+  return {
+    kind: 'elicitation',
+    key: options.key,
+    request: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } },
+    requires: { elicitation: {} },
+    supportedBy: Capabilities.formElicitation,
+    decode: (response): AskDecoding<ElicitOutcome<T>> => {
+      const action = readAction(response);
+      if (!action) return { ok: false, reason: 'not an ElicitResult' };
+      if (action !== 'accept') return { ok: true, value: { action } };
+      const checked = validate((response as Record<string, unknown>).content ?? {});
+      return checked.ok
+        ? { ok: true, value: { action, content: checked.value } }
+        : { ok: false, reason: checked.errors.join('; ') };
+    },
+  };
+}
+
+export function confirmAsk(message: string, options: AskOptions = {}): Ask<boolean> {
+  return {
+    kind: 'elicitation',
+    key: options.key,
+    request: {
+      method: 'elicitation/create',
+      params: {
+        mode: 'form',
+        message,
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean', title: 'Confirm', default: false } },
+          required: ['confirm'],
+        },
+      },
+    },
+    requires: { elicitation: {} },
+    supportedBy: Capabilities.formElicitation,
+    decode: (response) => {
+      const action = readAction(response);
+      if (!action) return { ok: false, reason: 'not an ElicitResult' };
+      if (action !== 'accept') return { ok: true, value: false };
+      const content = (response as Record<string, unknown>).content;
+      if (!isRecord(content) || typeof content.confirm !== 'boolean') return { ok: false, reason: 'confirm must be a boolean' };
+      return { ok: true, value: content.confirm };
+    },
+  };
+}
+
+export interface UrlElicitOutcome {
+  action: ElicitAction;
+  /** Legacy 2025-11-25 only: the id to pass to `ctx.completeUrlElicitation`. */
+  elicitationId?: string;
+}
+
+export function urlElicitAsk(url: string, message: string, withElicitationId: boolean, options: AskOptions = {}): Ask<UrlElicitOutcome> {
+  const elicitationId = withElicitationId ? randomUUID() : undefined;
+  const params: JsonObject = { mode: 'url', message, url };
+  if (elicitationId) params.elicitationId = elicitationId;
+  return {
+    kind: 'urlElicitation',
+    key: options.key,
+    request: { method: 'elicitation/create', params },
+    requires: { elicitation: { url: {} } },
+    supportedBy: Capabilities.urlElicitation,
+    decode: (response) => {
+      const action = readAction(response);
+      return action ? { ok: true, value: elicitationId ? { action, elicitationId } : { action } } : { ok: false, reason: 'not an ElicitResult' };
+    },
+  };
+}
+
+export type SampleRequest = Omit<CreateMessageParams, 'maxTokens'> & { maxTokens?: number };
+
+export function sampleAsk(request: SampleRequest | string, options: AskOptions = {}): Ask<CreateMessageResult> {
+  const params: CreateMessageParams =
+    typeof request === 'string'
+      ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: 1000 }
+      : { ...request, maxTokens: request.maxTokens ?? 1000 };
+  const needsTools = params.tools !== undefined || params.toolChoice !== undefined;
+  return {
+    kind: 'sampling',
+    key: options.key,
+    request: { method: 'sampling/createMessage', params: params as unknown as JsonObject },
+    requires: needsTools ? { sampling: { tools: {} } } : { sampling: {} },
+    supportedBy: needsTools ? Capabilities.samplingTools : Capabilities.sampling,
+    decode: (response) => {
+      if (!isRecord(response) || typeof response.model !== 'string' || (!isRecord(response.content) && !Array.isArray(response.content))) {
+        return { ok: false, reason: 'not a CreateMessageResult' };
+      }
+      return { ok: true, value: response as unknown as CreateMessageResult };
+    },
+  };
+}
+
+export function rootsAsk(options: AskOptions = {}): Ask<Root[]> {
+  return {
+    kind: 'roots',
+    key: options.key,
+    request: { method: 'roots/list', params: {} },
+    requires: { roots: {} },
+    supportedBy: (c) => !!c.roots,
+    decode: (response) => {
+      if (!isRecord(response) || !Array.isArray(response.roots)) return { ok: false, reason: 'not a ListRootsResult' };
+      const roots = response.roots.filter((r): r is Root => isRecord(r) && typeof r.uri === 'string');
+      return { ok: true, value: roots.map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) };
+    },
+  };
+}

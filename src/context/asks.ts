@@ -1,0 +1,36 @@
+/**
+ * An ask is one question for the client: the embedded request, the capability it needs and how
+ * to read the answer. The same value serves the 2026 replay port and the legacy real-await port.
+ */
+import { createHash } from 'node:crypto';
+import type { ClientCapabilities, InputRequest } from '../protocol/types';
+
+export type AskKind = 'elicitation' | 'urlElicitation' | 'sampling' | 'roots' | 'pause';
+
+/** A decoded answer, or `retry` when the answer is missing/invalid and the question must be asked again. */
+export type AskDecoding<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export interface Ask<T> {
+  readonly kind: AskKind;
+  /** Explicit key, or undefined to let the port derive a deterministic one. */
+  readonly key?: string;
+  /** What goes on the wire: an embedded InputRequest (2026) or a real request (legacy). */
+  readonly request: InputRequest;
+  /** The `requiredCapabilities` object to report when the client lacks what this ask needs. */
+  readonly requires: Record<string, unknown>;
+  readonly supportedBy: (caps: ClientCapabilities) => boolean;
+  readonly decode: (response: unknown) => AskDecoding<T>;
+}
+
+/** Short, stable digest of the rendered question: a changed question is asked again. */
+export function askFingerprint(request: InputRequest): string {
+  return createHash('sha256').update(JSON.stringify(request)).digest('base64url').slice(0, 16);
+}
+
+export const Capabilities = {
+  formElicitation: (c: ClientCapabilities) => !!c.elicitation && (!!c.elicitation.form || !c.elicitation.url),
+  urlElicitation: (c: ClientCapabilities) => !!c.elicitation?.url,
+  sampling: (c: ClientCapabilities) => !!c.sampling,
+  samplingTools: (c: ClientCapabilities) => !!c.sampling?.tools,
+  roots: (c: ClientCapabilities) => !!c.roots,
+};

@@ -1,0 +1,19 @@
+import type { InputRequest } from '../protocol/types';
+
+/**
+ * Thrown into a 2026 handler by an unanswered ask to end the attempt. The engine never trusts
+ * it alone: the pending asks recorded on the port decide the outcome, so a handler that catches
+ * this by accident still produces `input_required`.
+ */
+export class InputRequiredSignal extends Error {
+  override readonly name = 'InputRequiredSignal';
+  constructor() {
+    super('This request needs input from the client; the framework answers input_required and replays the handler.');
+  }
+}
+
+export interface PendingAsk {
+  key: string;
+  fingerprint: string;
+  request?: InputRequest;
+}

@@ -1,0 +1,78 @@
+/** 2025-11-25 and earlier: an ask is a real server→client request on the held connection. */
+import { FrameworkError } from '../errors/framework-error';
+import type { JsonObject } from '../protocol/jsonrpc';
+import type { ClientCapabilities } from '../protocol/types';
+import type { AskPort } from './ask-port';
+import type { Ask } from './asks';
+
+/** Sends one request to the client and resolves with its result (rejects on error, abort or timeout). */
+export type ClientRequester = (
+  method: string,
+  params: JsonObject,
+  options: { signal: AbortSignal; timeoutMs: number },
+) => Promise<unknown>;
+
+export interface LegacyAskOptions {
+  capabilities: ClientCapabilities;
+  /** Undefined when the connection has no push channel (stateless legacy HTTP). */
+  requester?: ClientRequester;
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** How many times an invalid answer is asked again before giving up. */
+  maxReasks: number;
+  pauseMs: number;
+}
+
+export class LegacyAskPort implements AskPort {
+  readonly allowed = true;
+  private readonly onceResults = new Map<string, unknown>();
+
+  constructor(private readonly options: LegacyAskOptions) {}
+
+  async ask<T>(ask: Ask<T>): Promise<T> {
+    const { requester, capabilities, signal, timeoutMs } = this.options;
+    if (!ask.supportedBy(capabilities)) {
+      throw new FrameworkError(
+        'OMC_ASK_UNAVAILABLE',
+        `The client did not declare the ${describe(ask.requires)} capability at initialize, so this request cannot ask it for input.`,
+      );
+    }
+    if (!requester) {
+      throw new FrameworkError(
+        'OMC_ASK_UNAVAILABLE',
+        'This legacy client has no channel for server-to-client requests (stateless HTTP without a session). Connect with a session (initialize over Streamable HTTP or stdio) or use protocol revision 2026-07-28.',
+      );
+    }
+    let lastReason = '';
+    for (let attempt = 0; attempt <= this.options.maxReasks; attempt++) {
+      const response = await requester(ask.request.method, ask.request.params, { signal, timeoutMs });
+      const decoded = ask.decode(response);
+      if (decoded.ok) return decoded.value;
+      lastReason = decoded.reason;
+    }
+    throw new FrameworkError('OMC_ASK_UNAVAILABLE', `The client's answers were invalid: ${lastReason}`);
+  }
+
+  async once<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
+    if (this.onceResults.has(key)) return this.onceResults.get(key) as T;
+    const value = await fn();
+    this.onceResults.set(key, value);
+    return value;
+  }
+
+  pause(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, this.options.pauseMs);
+      this.options.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(this.options.signal.reason);
+      }, { once: true });
+    });
+  }
+}
+
+function describe(requires: Record<string, unknown>): string {
+  const [top, sub] = Object.entries(requires)[0] ?? ['unknown', {}];
+  const inner = sub && typeof sub === 'object' ? Object.keys(sub) : [];
+  return inner.length ? `${top}.${inner[0]}` : top;
+}

@@ -1,0 +1,43 @@
+/** The public surface of onemodelcontext. A test pins this list. */
+
+// Decorators and schema helpers
+export { Tool } from './decorators/tool';
+export { Prompt } from './decorators/prompt';
+export { Resource, ResourceTemplate } from './decorators/resource';
+export { Complete } from './decorators/complete';
+export { Field, type FieldOptions } from './schema';
+export type {
+  ToolOptions,
+  PromptOptions,
+  ResourceOptions,
+  ResourceTemplateOptions,
+  CompletionTarget,
+  CacheHints,
+  SchemaSource,
+} from './metadata/options';
+
+// Application and configuration
+export { McpApplication, type ApplicationOptions } from './app/application';
+export type { Provider, ProviderObject } from './app/providers';
+export { ContextServerModule, defineModule, SERVER_OPTIONS, type ConfigModule } from './config/modules';
+export { ContextServerOptions, type Authenticate, type AuthRequest } from './config/server-options';
+
+// Context and asks
+export { Context, type ClientFeature } from './context/context';
+export type { ElicitOutcome, UrlElicitOutcome, SampleRequest, AskOptions } from './context/ask-builders';
+export type { Principal } from './context/principal';
+export { StateBag } from './context/state-bag';
+export { PRINCIPAL } from './server/invoker';
+
+// Transports
+export { serveStdio, type StdioOptions, type StdioHandle } from './transports/stdio';
+
+// Testing
+export { MemoryClient, type MemoryClientOptions, type ServerRequestHandler } from './testing/memory-client';
+
+// Errors and protocol
+export { ProtocolError } from './errors/protocol-error';
+export { FrameworkError, type FrameworkErrorCode } from './errors/framework-error';
+export { ErrorCode } from './protocol/error-codes';
+export { MODERN_VERSION, LEGACY_VERSIONS } from './protocol/versions';
+export type * from './protocol/types';

@@ -1,0 +1,9 @@
+/** Metadata keys: namespaced global symbols so two copies of the package still agree. */
+export const MetadataKeys = Object.freeze({
+  tools: Symbol.for('onemodelcontext:tools'),
+  prompts: Symbol.for('onemodelcontext:prompts'),
+  resources: Symbol.for('onemodelcontext:resources'),
+  resourceTemplates: Symbol.for('onemodelcontext:resource-templates'),
+  completions: Symbol.for('onemodelcontext:completions'),
+});
+export type MetadataKey = (typeof MetadataKeys)[keyof typeof MetadataKeys];

@@ -1,0 +1,70 @@
+/** What each decorator records. Plain data only; bootstrap turns it into definitions. */
+import type { JsonObject } from '../protocol/jsonrpc';
+import type { Annotations, Icon, ToolAnnotations } from '../protocol/types';
+
+/** A class-validator DTO class or a raw JSON Schema object (escape hatch). */
+export type SchemaSource = Function | JsonObject;
+
+/** 2026-07-28 cache hints for list/read results. */
+export interface CacheHints {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+}
+
+export interface ToolOptions {
+  /** Defaults to the method name. 1–128 of [A-Za-z0-9_.-]. */
+  name?: string;
+  title?: string;
+  description?: string;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  /** Arguments DTO or raw schema; defaults to the method's first parameter type when it is a DTO. */
+  input?: SchemaSource;
+  /** Output DTO or raw schema; results then carry `structuredContent`. */
+  output?: SchemaSource;
+  _meta?: JsonObject;
+}
+
+export interface PromptOptions {
+  name?: string;
+  title?: string;
+  description?: string;
+  icons?: Icon[];
+  /** Arguments DTO; defaults to the method's first parameter type when it is a DTO. */
+  args?: Function;
+  _meta?: JsonObject;
+}
+
+export interface ResourceOptions {
+  uri: string;
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  cache?: CacheHints;
+  _meta?: JsonObject;
+}
+
+export interface ResourceTemplateOptions {
+  uriTemplate: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+  icons?: Icon[];
+  cache?: CacheHints;
+  _meta?: JsonObject;
+}
+
+/** What a completion method completes: a prompt argument or a resource-template variable. */
+export type CompletionTarget = { prompt: string; argument: string } | { resourceTemplate: string; argument: string };
+
+export interface MethodEntry<O> {
+  method: string;
+  options: O;
+}

@@ -1,0 +1,70 @@
+/** The only place that touches Reflect for our own keys: typed append and read. */
+import { MetadataKeys } from './keys';
+import type {
+  CompletionTarget,
+  MethodEntry,
+  PromptOptions,
+  ResourceOptions,
+  ResourceTemplateOptions,
+  ToolOptions,
+} from './options';
+import { FrameworkError } from '../errors/framework-error';
+
+function assertReflect(): void {
+  if (typeof Reflect !== 'object' || typeof (Reflect as { getMetadata?: unknown }).getMetadata !== 'function') {
+    throw new FrameworkError(
+      'OMC_REFLECT_METADATA_MISSING',
+      "Reflect metadata API is missing: add `import 'reflect-metadata'` once, at the top of your entry file, before any decorated class is loaded.",
+    );
+  }
+}
+
+function append<O>(key: symbol, target: object, entry: MethodEntry<O>): void {
+  assertReflect();
+  const ctor = (target as { constructor: Function }).constructor;
+  const own: MethodEntry<O>[] = Reflect.getOwnMetadata(key, ctor) ?? [];
+  Reflect.defineMetadata(key, [...own, entry], ctor);
+}
+
+/** Entries of a class and its ancestors; a subclass entry for the same method wins. */
+function read<O>(key: symbol, cls: Function): MethodEntry<O>[] {
+  assertReflect();
+  const chain: Function[] = [];
+  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    chain.unshift(c as Function);
+  }
+  const byMethod = new Map<string, MethodEntry<O>[]>();
+  for (const c of chain) {
+    const own: MethodEntry<O>[] = Reflect.getOwnMetadata(key, c) ?? [];
+    const seen = new Set<string>();
+    for (const e of own) {
+      if (!seen.has(e.method)) byMethod.set(e.method, []);
+      seen.add(e.method);
+      byMethod.get(e.method)!.push(e);
+    }
+  }
+  return [...byMethod.values()].flat();
+}
+
+export const MetadataStore = {
+  addTool: (t: object, e: MethodEntry<ToolOptions>) => append(MetadataKeys.tools, t, e),
+  addPrompt: (t: object, e: MethodEntry<PromptOptions>) => append(MetadataKeys.prompts, t, e),
+  addResource: (t: object, e: MethodEntry<ResourceOptions>) => append(MetadataKeys.resources, t, e),
+  addResourceTemplate: (t: object, e: MethodEntry<ResourceTemplateOptions>) =>
+    append(MetadataKeys.resourceTemplates, t, e),
+  addCompletion: (t: object, e: MethodEntry<CompletionTarget>) => append(MetadataKeys.completions, t, e),
+  tools: (cls: Function) => read<ToolOptions>(MetadataKeys.tools, cls),
+  prompts: (cls: Function) => read<PromptOptions>(MetadataKeys.prompts, cls),
+  resources: (cls: Function) => read<ResourceOptions>(MetadataKeys.resources, cls),
+  resourceTemplates: (cls: Function) => read<ResourceTemplateOptions>(MetadataKeys.resourceTemplates, cls),
+  completions: (cls: Function) => read<CompletionTarget>(MetadataKeys.completions, cls),
+  /** `design:paramtypes` of a method, or undefined when the compiler emitted no metadata. */
+  paramTypes: (cls: Function, method: string): Function[] | undefined => {
+    assertReflect();
+    return Reflect.getMetadata('design:paramtypes', cls.prototype, method);
+  },
+  constructorParamTypes: (cls: Function): Function[] | undefined => {
+    assertReflect();
+    return Reflect.getMetadata('design:paramtypes', cls);
+  },
+};

@@ -1,0 +1,206 @@
+/** Bootstrap: provider classes' recorded metadata → frozen, validated definitions. */
+import { FrameworkError } from '../errors/framework-error';
+import { MetadataStore } from '../metadata/store';
+import type {
+  CompletionTarget,
+  PromptOptions,
+  ResourceOptions,
+  ResourceTemplateOptions,
+  SchemaSource,
+  ToolOptions,
+} from '../metadata/options';
+import type { JsonObject } from '../protocol/jsonrpc';
+import { compileJsonSchema, createDtoValidator, jsonSchemaFor } from '../schema';
+import type {
+  CompletionDefinition,
+  HandlerSource,
+  InputValidation,
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from './definitions';
+import { hasUntypedInput, inferInputDto, methodParamTypes } from './handler-params';
+import { assertValidName } from './names';
+import { UriTemplate } from './uri-template';
+import { deepFreeze, withoutUndefined } from './objects';
+
+const EMPTY_INPUT: JsonObject = Object.freeze({ type: 'object', additionalProperties: false }) as JsonObject;
+
+function isClass(s: SchemaSource): s is Function {
+  return typeof s === 'function';
+}
+
+/** Validator for a DTO class or a raw JSON Schema; a missing `arguments` is `{}`. */
+export function validatorFor(source: SchemaSource | undefined): (args: unknown) => InputValidation {
+  if (source === undefined) {
+    return (args) =>
+      args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args))
+        ? { ok: true, value: args ?? {} }
+        : { ok: false, errors: ['arguments must be an object'] };
+  }
+  if (isClass(source)) {
+    const validate = createDtoValidator(source as new () => object);
+    return (args) => validate(args ?? {});
+  }
+  const check = compileJsonSchema(source);
+  return (args) => {
+    const value = args ?? {};
+    const r = check(value);
+    return r.ok ? { ok: true, value } : { ok: false, errors: r.errors };
+  };
+}
+
+function inputSource(owner: string, explicit: SchemaSource | undefined, paramTypes: readonly Function[]) {
+  if (explicit !== undefined) return explicit;
+  const dto = inferInputDto(paramTypes);
+  if (dto === undefined && hasUntypedInput(paramTypes)) {
+    throw new FrameworkError(
+      'OMC_SCHEMA_UNSUPPORTED',
+      `${owner}: the input parameter has no class type (an interface or object literal leaves no runtime trace). Declare a DTO class for it, or pass \`input\` in the decorator options.`,
+    );
+  }
+  return dto;
+}
+
+export interface ToolSpec extends ToolOptions {
+  name: string;
+}
+
+export function buildTool(options: ToolOptions, name: string, owner: string, source: HandlerSource): ToolDefinition {
+  assertValidName('tool', name, owner);
+  const paramTypes = source.kind === 'method' ? source.paramTypes : [];
+  const input = inputSource(owner, options.input, paramTypes);
+  const inputSchema = (input === undefined ? EMPTY_INPUT : jsonSchemaFor(input)) as JsonObject;
+  const outputSchema = options.output === undefined ? undefined : (jsonSchemaFor(options.output) as JsonObject);
+  if (inputSchema.type !== 'object') {
+    throw new FrameworkError('OMC_SCHEMA_UNSUPPORTED', `${owner}: a tool's inputSchema must have type "object".`);
+  }
+  const descriptor = deepFreeze(
+    withoutUndefined({
+      name,
+      title: options.title,
+      description: options.description ?? '',
+      inputSchema,
+      outputSchema,
+      annotations: options.annotations,
+      icons: options.icons,
+      _meta: options._meta,
+    }),
+  );
+  return Object.freeze({
+    kind: 'tool',
+    name,
+    owner,
+    source,
+    descriptor,
+    inputSchema,
+    outputSchema,
+    validate: validatorFor(input),
+  });
+}
+
+export function buildPrompt(options: PromptOptions, name: string, owner: string, source: HandlerSource): PromptDefinition {
+  assertValidName('prompt', name, owner);
+  const paramTypes = source.kind === 'method' ? source.paramTypes : [];
+  const args = inputSource(owner, options.args, paramTypes);
+  const schema = args === undefined ? undefined : (jsonSchemaFor(args) as JsonObject);
+  const properties = (schema?.properties ?? {}) as Record<string, JsonObject>;
+  const required = new Set((schema?.required as string[] | undefined) ?? []);
+  const argumentsList = Object.entries(properties).map(([argName, prop]) =>
+    withoutUndefined({
+      name: argName,
+      title: prop.title as string | undefined,
+      description: prop.description as string | undefined,
+      required: required.has(argName),
+    }),
+  );
+  const descriptor = deepFreeze(
+    withoutUndefined({
+      name,
+      title: options.title,
+      description: options.description ?? '',
+      arguments: argumentsList.length ? argumentsList : undefined,
+      icons: options.icons,
+      _meta: options._meta,
+    }),
+  );
+  return Object.freeze({ kind: 'prompt', name, owner, source, descriptor, validate: validatorFor(args) });
+}
+
+export function buildResource(options: ResourceOptions, owner: string, source: HandlerSource): ResourceDefinition {
+  if (typeof options.uri !== 'string' || options.uri.length === 0 || UriTemplate.isTemplate(options.uri)) {
+    throw new FrameworkError('OMC_INVALID_DEFINITION', `${owner}: @Resource needs a fixed uri (use @ResourceTemplate for {variables}).`);
+  }
+  const name = options.name ?? (source.kind === 'method' ? source.method : options.uri);
+  const descriptor = deepFreeze(
+    withoutUndefined({
+      uri: options.uri,
+      name,
+      title: options.title,
+      description: options.description,
+      mimeType: options.mimeType,
+      size: options.size,
+      annotations: options.annotations,
+      icons: options.icons,
+      _meta: options._meta,
+    }),
+  );
+  return Object.freeze({ kind: 'resource', uri: options.uri, owner, source, descriptor, mimeType: options.mimeType, cache: options.cache });
+}
+
+export function buildResourceTemplate(
+  options: ResourceTemplateOptions,
+  owner: string,
+  source: HandlerSource,
+): ResourceTemplateDefinition {
+  const template = new UriTemplate(options.uriTemplate);
+  const name = options.name ?? (source.kind === 'method' ? source.method : options.uriTemplate);
+  const descriptor = deepFreeze(
+    withoutUndefined({
+      uriTemplate: options.uriTemplate,
+      name,
+      title: options.title,
+      description: options.description,
+      mimeType: options.mimeType,
+      annotations: options.annotations,
+      icons: options.icons,
+      _meta: options._meta,
+    }),
+  );
+  return Object.freeze({
+    kind: 'resourceTemplate',
+    uriTemplate: options.uriTemplate,
+    template,
+    owner,
+    source,
+    descriptor,
+    mimeType: options.mimeType,
+    cache: options.cache,
+  });
+}
+
+export function buildCompletion(target: CompletionTarget, owner: string, source: HandlerSource): CompletionDefinition {
+  const ref =
+    'prompt' in target
+      ? ({ type: 'ref/prompt', name: target.prompt } as const)
+      : ({ type: 'ref/resource', uri: target.resourceTemplate } as const);
+  return Object.freeze({ kind: 'completion', ref, argument: target.argument, owner, source });
+}
+
+/** Everything one provider class declares. */
+export function explore(cls: Function) {
+  const method = (m: string): HandlerSource => ({ kind: 'method', cls, method: m, paramTypes: methodParamTypes(cls, m) });
+  const owner = (m: string) => `${cls.name}.${m}`;
+  return {
+    tools: MetadataStore.tools(cls).map((e) => buildTool(e.options, e.options.name ?? e.method, owner(e.method), method(e.method))),
+    prompts: MetadataStore.prompts(cls).map((e) =>
+      buildPrompt(e.options, e.options.name ?? e.method, owner(e.method), method(e.method)),
+    ),
+    resources: MetadataStore.resources(cls).map((e) => buildResource(e.options, owner(e.method), method(e.method))),
+    resourceTemplates: MetadataStore.resourceTemplates(cls).map((e) =>
+      buildResourceTemplate(e.options, owner(e.method), method(e.method)),
+    ),
+    completions: MetadataStore.completions(cls).map((e) => buildCompletion(e.options, owner(e.method), method(e.method))),
+  };
+}

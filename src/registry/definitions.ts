@@ -1,0 +1,70 @@
+/** Frozen definitions the dispatcher serves. Built once at bootstrap (or on run-time add). */
+import type { JsonObject } from '../protocol/jsonrpc';
+import type { CacheHints } from '../metadata/options';
+import type { UriTemplate } from './uri-template';
+
+export type InputValidation = { ok: true; value: unknown } | { ok: false; errors: string[] };
+
+/** Where the code of a definition lives: a method of a provider class, or a plain function. */
+export type HandlerSource =
+  | { kind: 'method'; cls: Function; method: string; paramTypes: readonly Function[] }
+  | { kind: 'function'; fn: (input: unknown, ctx: never) => unknown };
+
+interface Common {
+  /** `Class.method` (or `name` for run-time registrations): for error messages. */
+  readonly owner: string;
+  readonly source: HandlerSource;
+  /** The listing entry as sent on the wire (modern shape; legacy is down-converted). */
+  readonly descriptor: Readonly<JsonObject>;
+}
+
+export interface ToolDefinition extends Common {
+  readonly kind: 'tool';
+  readonly name: string;
+  readonly inputSchema: Readonly<JsonObject>;
+  readonly outputSchema?: Readonly<JsonObject>;
+  readonly validate: (args: unknown) => InputValidation;
+}
+
+export interface PromptDefinition extends Common {
+  readonly kind: 'prompt';
+  readonly name: string;
+  readonly validate: (args: unknown) => InputValidation;
+}
+
+export interface ResourceDefinition extends Common {
+  readonly kind: 'resource';
+  readonly uri: string;
+  readonly mimeType?: string;
+  readonly cache?: CacheHints;
+}
+
+export interface ResourceTemplateDefinition extends Common {
+  readonly kind: 'resourceTemplate';
+  readonly uriTemplate: string;
+  readonly template: UriTemplate;
+  readonly mimeType?: string;
+  readonly cache?: CacheHints;
+}
+
+export interface CompletionDefinition {
+  readonly kind: 'completion';
+  readonly ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+  readonly argument: string;
+  readonly owner: string;
+  readonly source: HandlerSource;
+}
+
+export type Definition =
+  | ToolDefinition
+  | PromptDefinition
+  | ResourceDefinition
+  | ResourceTemplateDefinition
+  | CompletionDefinition;
+
+/** Marks the Context class so lower layers can recognise it in `design:paramtypes` without importing it. */
+export const CONTEXT_MARKER = Symbol.for('onemodelcontext:context-class');
+
+export function isContextType(t: unknown): boolean {
+  return typeof t === 'function' && (t as unknown as Record<symbol, unknown>)[CONTEXT_MARKER] === true;
+}

@@ -1,0 +1,144 @@
+/**
+ * The live set of tools, prompts, resources and completions. Bootstrap fills it from providers;
+ * the app may add and remove entries at run time, and listeners hear about every change.
+ */
+import { FrameworkError } from '../errors/framework-error';
+import type {
+  CompletionDefinition,
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from './definitions';
+
+export type ListKind = 'tools' | 'prompts' | 'resources';
+export type RegistryEvent = { type: 'listChanged'; list: ListKind } | { type: 'resourceUpdated'; uri: string };
+export type RegistryListener = (event: RegistryEvent) => void;
+
+export class Registry {
+  private readonly tools = new Map<string, ToolDefinition>();
+  private readonly prompts = new Map<string, PromptDefinition>();
+  private readonly resources = new Map<string, ResourceDefinition>();
+  private readonly templates = new Map<string, ResourceTemplateDefinition>();
+  private readonly completions = new Map<string, CompletionDefinition>();
+  private readonly listeners = new Set<RegistryListener>();
+  /** Snapshots for listing, rebuilt lazily after a change so list calls allocate nothing. */
+  private snapshots: Partial<Record<'tools' | 'prompts' | 'resources' | 'templates', readonly unknown[]>> = {};
+
+  addTool(def: ToolDefinition): void {
+    this.put(this.tools, def.name, def, 'tool');
+    this.changed('tools');
+  }
+  removeTool(name: string): boolean {
+    return this.tools.delete(name) && this.changed('tools');
+  }
+  addPrompt(def: PromptDefinition): void {
+    this.put(this.prompts, def.name, def, 'prompt');
+    this.changed('prompts');
+  }
+  removePrompt(name: string): boolean {
+    return this.prompts.delete(name) && this.changed('prompts');
+  }
+  addResource(def: ResourceDefinition): void {
+    this.put(this.resources, def.uri, def, 'resource');
+    this.changed('resources');
+  }
+  removeResource(uri: string): boolean {
+    return this.resources.delete(uri) && this.changed('resources');
+  }
+  addResourceTemplate(def: ResourceTemplateDefinition): void {
+    this.put(this.templates, def.uriTemplate, def, 'resource template');
+    this.changed('resources');
+  }
+  removeResourceTemplate(uriTemplate: string): boolean {
+    return this.templates.delete(uriTemplate) && this.changed('resources');
+  }
+  addCompletion(def: CompletionDefinition): void {
+    const key = completionKey(def.ref, def.argument);
+    this.put(this.completions, key, def, 'completion');
+  }
+
+  tool(name: string): ToolDefinition | undefined {
+    return this.tools.get(name);
+  }
+  prompt(name: string): PromptDefinition | undefined {
+    return this.prompts.get(name);
+  }
+  resource(uri: string): ResourceDefinition | undefined {
+    return this.resources.get(uri);
+  }
+  /** The first template (in registration order) whose pattern matches the URI. */
+  matchTemplate(uri: string): { def: ResourceTemplateDefinition; variables: Record<string, string | string[]> } | undefined {
+    for (const def of this.templates.values()) {
+      const variables = def.template.match(uri);
+      if (variables) return { def, variables };
+    }
+    return undefined;
+  }
+  completion(ref: CompletionDefinition['ref'], argument: string): CompletionDefinition | undefined {
+    return this.completions.get(completionKey(ref, argument));
+  }
+
+  listTools(): readonly ToolDefinition[] {
+    return (this.snapshots.tools ??= Object.freeze([...this.tools.values()])) as readonly ToolDefinition[];
+  }
+  listPrompts(): readonly PromptDefinition[] {
+    return (this.snapshots.prompts ??= Object.freeze([...this.prompts.values()])) as readonly PromptDefinition[];
+  }
+  listResources(): readonly ResourceDefinition[] {
+    return (this.snapshots.resources ??= Object.freeze([...this.resources.values()])) as readonly ResourceDefinition[];
+  }
+  listResourceTemplates(): readonly ResourceTemplateDefinition[] {
+    return (this.snapshots.templates ??= Object.freeze([...this.templates.values()])) as readonly ResourceTemplateDefinition[];
+  }
+  hasCompletions(): boolean {
+    return this.completions.size > 0;
+  }
+  counts() {
+    return { tools: this.tools.size, prompts: this.prompts.size, resources: this.resources.size + this.templates.size };
+  }
+
+  /** Tell listeners (legacy sessions, listen streams) that a resource's content changed. */
+  notifyResourceUpdated(uri: string): void {
+    this.emit({ type: 'resourceUpdated', uri });
+  }
+
+  subscribe(listener: RegistryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private put<V>(map: Map<string, V>, key: string, def: V & { owner: string }, kind: string): void {
+    const existing = map.get(key) as { owner: string } | undefined;
+    if (existing) {
+      throw new FrameworkError(
+        'OMC_DUPLICATE_NAME',
+        `Duplicate ${kind} ${JSON.stringify(key)}: declared by ${existing.owner} and by ${def.owner}.`,
+      );
+    }
+    map.set(key, def);
+  }
+
+  private changed(list: ListKind): true {
+    if (list === 'resources') {
+      this.snapshots.resources = undefined;
+      this.snapshots.templates = undefined;
+    } else this.snapshots[list] = undefined;
+    this.emit({ type: 'listChanged', list });
+    return true;
+  }
+
+  private emit(event: RegistryEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch {
+        // A failing listener (a closed stream) must not stop the others.
+      }
+    }
+  }
+}
+
+function completionKey(ref: CompletionDefinition['ref'], argument: string): string {
+  return JSON.stringify([ref.type, ref.type === 'ref/prompt' ? ref.name : ref.uri, argument]);
+}

@@ -1,0 +1,130 @@
+/**
+ * Runs a handler that may ask. On 2026-07-28 it replays: open the sealed state, fold this round's
+ * answers into the journal, run the handler from the top, and either complete or answer
+ * `input_required` with every unanswered ask of the attempt and a fresh sealed state.
+ * On legacy revisions the same handler really awaits the client; nothing is replayed.
+ */
+import { LegacyAskPort } from '../context/legacy-port';
+import { ReplayAskPort } from '../context/replay-port';
+import { StateBag } from '../context/state-bag';
+import { emptyFlow, foldResponses, readFlow, type FlowState } from '../context/flow-state';
+import type { AskPort } from '../context/ask-port';
+import { ErrorCode } from '../protocol/error-codes';
+import { ProtocolError } from '../errors/protocol-error';
+import type { JsonObject } from '../protocol/jsonrpc';
+import type { InputRequest } from '../protocol/types';
+import type { RequestIO } from './request-io';
+import type { RequestScope } from './request-scope';
+import type { ServerLogger } from './server-logger';
+
+/** The slice of the requestState codec the engine uses (filled by src/state). */
+export interface StateSealer {
+  seal(payload: unknown, binding: StateBinding, flowStartedAt?: number): string;
+  open(token: unknown, binding: StateBinding): Promise<{ payload: unknown; flowStartedAt: number }>;
+}
+export interface StateBinding {
+  method: string;
+  target: string;
+  principal?: string;
+  revision: string;
+  params: unknown;
+}
+
+/** The one wire error for every refused requestState (the reason goes to the server log only). */
+export function stateRefused(): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
+}
+
+export type Outcome<T> = { kind: 'complete'; value: T } | { kind: 'input_required'; result: JsonObject };
+
+export interface EngineDeps {
+  sealer: StateSealer;
+  logger: ServerLogger;
+  legacyAskTimeoutMs: number;
+  maxReasks: number;
+  pauseMs: number;
+}
+
+export interface AskRun<T> {
+  method: 'tools/call' | 'prompts/get' | 'resources/read';
+  target: string;
+  params: JsonObject;
+  scope: RequestScope;
+  io: RequestIO;
+  run: (asks: AskPort, state: StateBag) => Promise<T>;
+}
+
+export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Outcome<T>> {
+  if (r.scope.era === 'legacy') {
+    const port = new LegacyAskPort({
+      capabilities: r.scope.clientCapabilities,
+      requester: r.io.requester,
+      signal: r.io.signal,
+      timeoutMs: deps.legacyAskTimeoutMs,
+      maxReasks: deps.maxReasks,
+      pauseMs: deps.pauseMs,
+    });
+    return { kind: 'complete', value: await r.run(port, new StateBag()) };
+  }
+
+  const binding: StateBinding = {
+    method: r.method,
+    target: r.target,
+    principal: r.io.principal?.id,
+    revision: r.scope.protocolVersion,
+    params: r.params,
+  };
+  const token = r.params.requestState;
+  let flow: FlowState = emptyFlow();
+  let flowStartedAt: number | undefined;
+  const hadState = token !== undefined && token !== null;
+  if (hadState) {
+    try {
+      const opened = await deps.sealer.open(token, binding);
+      const read = readFlow(opened.payload);
+      if (!read) throw new Error('payload shape');
+      flow = read;
+      flowStartedAt = opened.flowStartedAt;
+    } catch (e) {
+      deps.logger.warn('requestState refused', {
+        reason: (e as { reason?: string }).reason ?? (e as Error).message,
+        method: r.method,
+        target: r.target,
+      });
+      throw stateRefused();
+    }
+  }
+  foldResponses(flow, r.params.inputResponses, hadState);
+
+  const port = new ReplayAskPort(flow, r.scope.clientCapabilities);
+  const state = new StateBag(flow.s);
+  let value: T | undefined;
+  let failure: unknown;
+  let failed = false;
+  try {
+    value = await r.run(port, state);
+  } catch (e) {
+    failed = true;
+    failure = e;
+  }
+  if (failed && failure instanceof ProtocolError) throw failure;
+  if (port.pending.length === 0) {
+    if (failed) throw failure;
+    return { kind: 'complete', value: value as T };
+  }
+
+  port.markPausesAnswered();
+  const inputRequests: Record<string, InputRequest> = {};
+  flow.p = {};
+  for (const p of port.pending) {
+    if (!p.request) continue;
+    inputRequests[p.key] = p.request;
+    flow.p[p.key] = p.fingerprint;
+  }
+  flow.s = state.toJSON();
+  const requestState = deps.sealer.seal(flow, binding, flowStartedAt);
+  const result: JsonObject = { resultType: 'input_required' };
+  if (Object.keys(inputRequests).length) result.inputRequests = inputRequests;
+  result.requestState = requestState;
+  return { kind: 'input_required', result };
+}

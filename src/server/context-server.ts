@@ -1,0 +1,153 @@
+/**
+ * The dispatcher: one handler per method, for each era. Transports hand it decoded requests and
+ * a RequestIO; it answers a JSON-RPC response plus the HTTP status a transport should use.
+ */
+import { FrameworkError } from '../errors/framework-error';
+import { ProtocolError } from '../errors/protocol-error';
+import { failure, success, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc';
+import { isLogLevel, Meta } from '../protocol/meta';
+import type { CacheHints } from '../metadata/options';
+import type { Outcome } from './ask-engine';
+import type { LegacySession } from './legacy-session';
+import { callTool, getPrompt, readResource } from './methods/calls';
+import { complete } from './methods/completion';
+import { discover, initialize } from './methods/lifecycle';
+import { listPrompts, listResources, listResourceTemplates, listTools } from './methods/lists';
+import type { RequestIO } from './request-io';
+import { readModernEnvelope, type RequestScope } from './request-scope';
+import type { ServerCore } from './server-core';
+
+export interface Reply {
+  message: JsonRpcResponse;
+  /** HTTP status for this reply (200 unless the protocol says otherwise). */
+  status: number;
+}
+
+type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Promise<JsonObject | Outcome<JsonObject>>;
+
+const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
+
+export class ContextServer {
+  private readonly shared: Record<string, Handler>;
+  private readonly serverInfoMeta: JsonObject;
+
+  constructor(readonly core: ServerCore) {
+    const c = core;
+    this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
+    this.shared = {
+      'tools/list': async (r, s) => listTools(c, r.params, s),
+      'prompts/list': async (r, s) => listPrompts(c, r.params, s),
+      'resources/list': async (r, s) => listResources(c, r.params, s),
+      'resources/templates/list': async (r, s) => listResourceTemplates(c, r.params, s),
+      'tools/call': (r, s, io) => callTool(c, r, s, io),
+      'prompts/get': (r, s, io) => getPrompt(c, r, s, io),
+      'resources/read': (r, s, io) => readResource(c, r, s, io),
+      'completion/complete': (r) => complete(c, r.params),
+    };
+  }
+
+  get registry() {
+    return this.core.registry;
+  }
+
+  /** A 2026-07-28 request: envelope validated, result carries resultType, serverInfo and cache hints. */
+  async handleModern(req: JsonRpcRequest, io: RequestIO): Promise<Reply> {
+    try {
+      const scope = readModernEnvelope(req.params);
+      const handler = req.method === 'server/discover' ? async () => discover(this.core) : this.shared[req.method];
+      if (!handler) throw ProtocolError.methodNotFound(req.method);
+      const produced = await handler(req, scope, io);
+      return { message: success(req.id, this.modernResult(req, produced)), status: 200 };
+    } catch (e) {
+      return this.errorReply(req, e);
+    }
+  }
+
+  /** A legacy request on a session (stdio, HTTP session, or a throwaway one for stateless HTTP). */
+  async handleLegacy(req: JsonRpcRequest, session: LegacySession, io: RequestIO): Promise<Reply> {
+    try {
+      let result: JsonObject;
+      switch (req.method) {
+        case 'initialize':
+          result = initialize(this.core, session, req.params);
+          break;
+        case 'ping':
+          result = {};
+          break;
+        case 'logging/setLevel':
+          result = this.setLevel(session, req.params);
+          break;
+        case 'resources/subscribe':
+        case 'resources/unsubscribe':
+          result = this.subscription(session, req.method, req.params);
+          break;
+        default: {
+          const handler = this.shared[req.method];
+          if (!handler) throw ProtocolError.methodNotFound(req.method);
+          const produced = await handler(req, session.scope(req.params), io);
+          result = !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result;
+        }
+      }
+      return { message: success(req.id, result), status: 200 };
+    } catch (e) {
+      return this.errorReply(req, e);
+    }
+  }
+
+  /** Client notifications on a legacy session (cancellation is the transport's business). */
+  handleLegacyNotification(n: JsonRpcNotification, session: LegacySession): void {
+    if (n.method === 'notifications/initialized') session.initialized = true;
+  }
+
+  private modernResult(req: JsonRpcRequest, produced: JsonObject | Outcome<JsonObject>): JsonObject {
+    if (isOutcome(produced) && produced.kind === 'input_required') {
+      return { ...produced.result, _meta: this.serverInfoMeta };
+    }
+    const body = !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result;
+    const result: JsonObject = { resultType: 'complete', ...body, _meta: { ...(body._meta as JsonObject | undefined), ...this.serverInfoMeta } };
+    const hints = this.cacheHints(req);
+    if (hints) {
+      result.ttlMs = hints.ttlMs;
+      result.cacheScope = hints.cacheScope;
+    }
+    return result;
+  }
+
+  /** Cache hints on complete list/read results; never on retries that carried answers or state. */
+  private cacheHints(req: JsonRpcRequest): CacheHints | undefined {
+    if (CACHEABLE.has(req.method)) return this.core.options.listCache;
+    if (req.method !== 'resources/read') return undefined;
+    const uri = req.params?.uri as string;
+    const def = this.core.registry.resource(uri) ?? this.core.registry.matchTemplate(uri)?.def;
+    return def?.cache ?? this.core.options.readCache;
+  }
+
+  private setLevel(session: LegacySession, params: JsonObject | undefined): JsonObject {
+    if (!isLogLevel(params?.level)) throw ProtocolError.invalidParams('logging/setLevel: invalid level');
+    session.logLevel = params.level;
+    return {};
+  }
+
+  private subscription(session: LegacySession, method: string, params: JsonObject | undefined): JsonObject {
+    const uri = params?.uri;
+    if (typeof uri !== 'string') throw ProtocolError.invalidParams(`${method}: params.uri must be a string`);
+    if (method === 'resources/subscribe') session.subscriptions.add(uri);
+    else session.subscriptions.delete(uri);
+    return {};
+  }
+
+  private errorReply(req: JsonRpcRequest, e: unknown): Reply {
+    if (e instanceof ProtocolError) {
+      return { message: failure(req.id, e.code, e.message, e.data), status: e.httpStatus ?? 200 };
+    }
+    this.core.logger.error(`internal error in ${req.method}`, {
+      error: e instanceof Error ? e.message : String(e),
+      code: e instanceof FrameworkError ? e.code : undefined,
+    });
+    return { message: failure(req.id, -32603, 'Internal error'), status: 200 };
+  }
+}
+
+function isOutcome(v: JsonObject | Outcome<JsonObject>): v is Outcome<JsonObject> {
+  return (v.kind === 'complete' && 'value' in v) || (v.kind === 'input_required' && 'result' in v);
+}

@@ -1,0 +1,26 @@
+/** Builds the Context for one request from its scope, transport IO and ask port. */
+import type { AskPort } from '../../context/ask-port';
+import { Context } from '../../context/context';
+import type { StateBag } from '../../context/state-bag';
+import type { JsonRpcRequest } from '../../protocol/jsonrpc';
+import type { RequestIO } from '../request-io';
+import type { RequestScope } from '../request-scope';
+
+export function makeContext(req: JsonRpcRequest, scope: RequestScope, io: RequestIO, asks: AskPort, state: StateBag): Context {
+  return new Context({
+    era: scope.era,
+    protocolVersion: scope.protocolVersion,
+    requestId: req.id,
+    method: req.method,
+    clientCapabilities: scope.clientCapabilities,
+    clientInfo: scope.clientInfo,
+    signal: io.signal,
+    principal: io.principal,
+    progressToken: scope.progressToken,
+    logLevel: scope.logLevel,
+    notify: (method, params) => io.notify({ jsonrpc: '2.0', method, params }),
+    asks,
+    state,
+    urlElicitationIds: scope.era === 'legacy' && scope.protocolVersion === '2025-11-25',
+  });
+}

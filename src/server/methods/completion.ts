@@ -1,0 +1,47 @@
+/** completion/complete: values for a prompt argument or a resource-template variable (never asks). */
+import { ProtocolError } from '../../errors/protocol-error';
+import type { JsonObject } from '../../protocol/jsonrpc';
+import type { ServerCore } from '../server-core';
+
+const MAX_VALUES = 100;
+
+function isRecord(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export async function complete(core: ServerCore, params: JsonObject | undefined): Promise<JsonObject> {
+  const ref = params?.ref;
+  const argument = params?.argument;
+  if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+    throw ProtocolError.invalidParams('completion/complete needs ref and argument {name, value}');
+  }
+  let key: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+  if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+    if (!core.registry.prompt(ref.name)) throw ProtocolError.invalidParams(`Unknown prompt: ${ref.name}`);
+    key = { type: 'ref/prompt', name: ref.name };
+  } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+    key = { type: 'ref/resource', uri: ref.uri };
+  } else throw ProtocolError.invalidParams('completion/complete: unsupported ref');
+
+  const def = core.registry.completion(key, argument.name);
+  if (!def) return { completion: { values: [], hasMore: false } };
+  const context = isRecord(params?.context) && isRecord(params.context.arguments) ? params.context.arguments : {};
+  let produced: unknown;
+  try {
+    produced = await core.invoker.invokeWith(def.source, [argument.value, { arguments: context }]);
+  } catch (e) {
+    if (e instanceof ProtocolError) throw e;
+    core.logger.error(`completion ${def.owner} failed`, { error: e instanceof Error ? e.message : String(e) });
+    throw ProtocolError.internal();
+  }
+  const all = Array.isArray(produced) ? produced : isRecord(produced) && Array.isArray(produced.values) ? produced.values : [];
+  const values = all.filter((v): v is string => typeof v === 'string');
+  const total = isRecord(produced) && typeof produced.total === 'number' ? produced.total : values.length;
+  return {
+    completion: {
+      values: values.slice(0, MAX_VALUES),
+      total,
+      hasMore: values.length > MAX_VALUES || (isRecord(produced) && produced.hasMore === true),
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * `subscriptions/listen` (2026-07-28): acknowledge the honoured filter, then forward matching
+ * registry changes tagged with the subscription id until the client ends the stream.
+ */
+import { ProtocolError } from '../errors/protocol-error';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc';
+import { Meta } from '../protocol/meta';
+import type { Registry, RegistryEvent } from '../registry/registry';
+import { readModernEnvelope } from './request-scope';
+
+export interface Subscription {
+  readonly ack: JsonRpcNotification;
+  /** Stops forwarding; returns the graceful final result to send (if the stream is still open). */
+  close(): JsonRpcResponse;
+}
+
+interface Filter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+function readFilter(params: JsonObject | undefined): Filter {
+  const n = params?.notifications;
+  if (n === undefined) return {};
+  if (typeof n !== 'object' || n === null || Array.isArray(n)) throw ProtocolError.invalidParams('notifications must be an object');
+  const f = n as JsonObject;
+  const out: Filter = {};
+  if (f.toolsListChanged === true) out.toolsListChanged = true;
+  if (f.promptsListChanged === true) out.promptsListChanged = true;
+  if (f.resourcesListChanged === true) out.resourcesListChanged = true;
+  if (Array.isArray(f.resourceSubscriptions)) {
+    const uris = f.resourceSubscriptions.filter((u): u is string => typeof u === 'string').slice(0, 1000);
+    if (uris.length) out.resourceSubscriptions = uris;
+  }
+  return out;
+}
+
+/** Whether an updated URI falls under a subscribed one (equal, or a sub-resource of it). */
+function covers(subscribed: string, updated: string): boolean {
+  if (updated === subscribed) return true;
+  if (!updated.startsWith(subscribed)) return false;
+  return subscribed.endsWith('/') || '/?#'.includes(updated.charAt(subscribed.length));
+}
+
+export function openSubscription(registry: Registry, req: JsonRpcRequest, send: (n: JsonRpcNotification) => void): Subscription {
+  readModernEnvelope(req.params);
+  const filter = readFilter(req.params);
+  const tag = { [Meta.subscriptionId]: req.id };
+  const ack: JsonRpcNotification = {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { _meta: tag, notifications: filter as JsonObject },
+  };
+  const wants = (e: RegistryEvent): string | undefined => {
+    if (e.type === 'listChanged') {
+      const on = { tools: filter.toolsListChanged, prompts: filter.promptsListChanged, resources: filter.resourcesListChanged }[e.list];
+      return on ? `notifications/${e.list}/list_changed` : undefined;
+    }
+    return filter.resourceSubscriptions?.some((s) => covers(s, e.uri)) ? 'notifications/resources/updated' : undefined;
+  };
+  let unsubscribe: (() => void) | undefined = registry.subscribe((e) => {
+    const method = wants(e);
+    if (!method) return;
+    const params: JsonObject = { _meta: tag };
+    if (e.type === 'resourceUpdated') params.uri = e.uri;
+    send({ jsonrpc: '2.0', method, params });
+  });
+  return {
+    ack,
+    close: () => {
+      unsubscribe?.();
+      unsubscribe = undefined;
+      return { jsonrpc: '2.0', id: req.id, result: { resultType: 'complete', _meta: tag } };
+    },
+  };
+}

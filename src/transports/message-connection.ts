@@ -1,0 +1,202 @@
+/**
+ * One bidirectional message stream (stdio, in-memory): era pinning, a legacy session, in-flight
+ * requests with cancellation, server-to-client requests, and change notifications.
+ */
+import type { Principal } from '../context/principal';
+import { classifyMessage } from '../protocol/classify';
+import { ErrorCode } from '../protocol/error-codes';
+import {
+  decodeText,
+  decodeValue,
+  failure,
+  type Decoded,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from '../protocol/jsonrpc';
+import { legacyFeatures } from '../protocol/versions';
+import type { ContextServer } from '../server/context-server';
+import { LegacySession } from '../server/legacy-session';
+import { openSubscription, type Subscription } from '../server/subscriptions';
+import { OutboundRequests } from './outbound-requests';
+import { ProtocolError } from '../errors/protocol-error';
+
+export const MAX_BATCH = 100;
+
+export interface ConnectionOptions {
+  principal?: Principal;
+}
+
+export class MessageConnection {
+  private era: 'modern' | 'legacy' | undefined;
+  private readonly session = new LegacySession();
+  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly outbound = new OutboundRequests();
+  private readonly subscriptions = new Map<RequestId, Subscription>();
+  private stopRegistryEvents?: () => void;
+  private closed = false;
+
+  constructor(
+    private readonly server: ContextServer,
+    private readonly send: (message: JsonRpcMessage | JsonRpcMessage[]) => void,
+    private readonly options: ConnectionOptions = {},
+  ) {}
+
+  /** One text frame (a line on stdio). */
+  receiveText(text: string): void {
+    this.receive(decodeText(text));
+  }
+
+  /** One already-parsed message (in-memory transports). */
+  receiveValue(value: unknown): void {
+    this.receive(decodeValue(value));
+  }
+
+  /** Stops reading: in-flight calls finish, subscriptions end, then this resolves. */
+  async drain(): Promise<void> {
+    this.closed = true;
+    while (this.running.size) await Promise.allSettled([...this.running]);
+    for (const [, s] of this.subscriptions) this.write(s.close());
+    this.subscriptions.clear();
+    this.stopRegistryEvents?.();
+    this.outbound.rejectAll(new Error('connection closed'));
+  }
+
+  /** Aborts everything (the peer is gone). */
+  abort(): void {
+    for (const c of this.inflight.values()) c.abort(new Error('connection closed'));
+    this.outbound.rejectAll(new Error('connection closed'));
+    this.stopRegistryEvents?.();
+  }
+
+  private receive(d: Decoded): void {
+    switch (d.kind) {
+      case 'invalid':
+        return this.write(d.error);
+      case 'response':
+        this.outbound.settle(d.message);
+        return;
+      case 'notification':
+        return this.notification(d.message);
+      case 'request':
+        return this.track(this.request(d.message).then((r) => r && this.write(r)));
+      case 'batch':
+        return this.track(this.batch(d.items));
+    }
+  }
+
+  private async batch(items: unknown[]): Promise<void> {
+    const allowed = this.era === 'legacy' && legacyFeatures(this.session.protocolVersion).batching;
+    if (!allowed || items.length === 0 || items.length > MAX_BATCH) {
+      const why = !allowed ? 'batches are only accepted on protocol revision 2025-03-26' : `a batch holds 1 to ${MAX_BATCH} messages`;
+      return this.write(failure(null, ErrorCode.InvalidRequest, `Invalid Request: ${why}`));
+    }
+    const replies = await Promise.all(
+      items.map(async (item) => {
+        const d = decodeValue(item);
+        if (d.kind === 'request') {
+          if (d.message.method === 'initialize') return failure(d.message.id, ErrorCode.InvalidRequest, 'initialize cannot be batched');
+          return this.request(d.message);
+        }
+        if (d.kind === 'invalid') return d.error;
+        if (d.kind === 'batch') return failure(null, ErrorCode.InvalidRequest, 'nested batch');
+        this.receive(d);
+        return undefined;
+      }),
+    );
+    const out = replies.filter((r): r is JsonRpcResponse => r !== undefined);
+    if (out.length) this.send(out);
+  }
+
+  private notification(n: JsonRpcNotification): void {
+    if (n.method === 'notifications/cancelled') {
+      const id = n.params?.requestId;
+      if (typeof id !== 'string' && typeof id !== 'number') return;
+      const sub = this.subscriptions.get(id);
+      if (sub) {
+        this.subscriptions.delete(id);
+        return this.write(sub.close());
+      }
+      this.inflight.get(id)?.abort(new Error(typeof n.params?.reason === 'string' ? n.params.reason : 'cancelled'));
+      return;
+    }
+    if (this.era === 'legacy') {
+      this.server.handleLegacyNotification(n, this.session);
+      if (n.method === 'notifications/initialized') this.followRegistry();
+    }
+  }
+
+  private async request(req: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
+    if (this.closed) return failure(req.id, ErrorCode.InternalError, 'Connection is closing');
+    const claimed = classifyMessage(req.params).era;
+    const era = this.era ?? (claimed === 'modern' || (claimed === 'invalid' && req.method !== 'initialize') ? 'modern' : 'legacy');
+    if (era === 'modern' && req.method === 'subscriptions/listen') return this.listen(req);
+    if (this.era === 'modern' && req.method === 'initialize' && claimed !== 'modern') {
+      return failure(req.id, ErrorCode.InvalidRequest, 'This connection speaks protocol revision 2026-07-28; initialize is not available on it');
+    }
+    const controller = new AbortController();
+    if (this.inflight.has(req.id)) return failure(req.id, ErrorCode.InvalidRequest, `Request id ${String(req.id)} is already in flight`);
+    this.inflight.set(req.id, controller);
+    try {
+      const io = {
+        signal: controller.signal,
+        notify: (n: JsonRpcNotification) => {
+          if (!controller.signal.aborted) this.write(n);
+        },
+        principal: this.options.principal,
+        requester: era === 'legacy' ? this.outbound.requester((r) => this.write(r)) : undefined,
+      };
+      const reply = era === 'modern' ? await this.server.handleModern(req, io) : await this.server.handleLegacy(req, this.session, io);
+      if (this.era === undefined && 'result' in reply.message) this.era = era;
+      if (era === 'legacy' && req.method === 'initialize' && 'result' in reply.message) this.era = 'legacy';
+      // A cancelled request gets no response (spec: SHOULD NOT respond).
+      return controller.signal.aborted ? undefined : reply.message;
+    } finally {
+      this.inflight.delete(req.id);
+    }
+  }
+
+  private listen(req: JsonRpcRequest): JsonRpcResponse | undefined {
+    try {
+      const sub = openSubscription(this.server.registry, req, (n) => this.write(n));
+      this.subscriptions.set(req.id, sub);
+      this.era ??= 'modern';
+      this.write(sub.ack);
+      return undefined;
+    } catch (e) {
+      const err = e instanceof ProtocolError ? e : ProtocolError.internal();
+      return failure(req.id, err.code, err.message, err.data);
+    }
+  }
+
+  /** Legacy sessions hear list changes and updates of subscribed resources once initialized. */
+  private followRegistry(): void {
+    if (this.stopRegistryEvents) return;
+    this.stopRegistryEvents = this.server.registry.subscribe((e) => {
+      if (e.type === 'listChanged') this.write({ jsonrpc: '2.0', method: `notifications/${e.list}/list_changed` });
+      else if (this.session.subscriptions.has(e.uri)) {
+        this.write({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: e.uri } });
+      }
+    });
+  }
+
+  private track(p: Promise<unknown>): void {
+    const done: Promise<void> = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running.add(done);
+    void done.finally(() => this.running.delete(done));
+  }
+
+  private write(message: JsonRpcMessage): void {
+    try {
+      this.send(message);
+    } catch {
+      // The peer went away mid-write; nothing to tell it.
+    }
+  }
+}
