@@ -19,7 +19,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { FrameworkError } from '../../../src/errors/framework-error';
-import { Field, dtoToElicitationSchema } from '../../../src/schema';
+import { Field, createDtoValidator, dtoToElicitationSchema } from '../../../src/schema';
 
 /** conformance `elicitation-sep1034-defaults` */
 class DefaultsForm {
@@ -118,6 +118,17 @@ describe('dtoToElicitationSchema', () => {
         required: ['email', 'birthday', 'years'],
       }),
     );
+  });
+
+  it('validates an answer with the same DTO, defaults filled in', () => {
+    const validate = createDtoValidator(DefaultsForm);
+    const answer = validate({ name: 'Ada', status: 'pending' });
+    expect(answer.ok && { ...answer.value }).toEqual({ name: 'Ada', age: 30, score: 95.5, status: 'pending', verified: true });
+    const wrong = createDtoValidator(EnumsForm)({ untitledSingle: 'option9', titledSingle: 'value1', legacyEnum: 'opt1', untitledMulti: [], titledMulti: ['value4'] });
+    expect(wrong.ok ? [] : wrong.errors).toEqual([
+      'untitledSingle must be one of the following values: option1, option2, option3',
+      'each value in titledMulti must be one of the following values: value1, value2, value3',
+    ]);
   });
 
   it('is cached per class and frozen', () => {
