@@ -88,7 +88,7 @@ export function createRequestStateCodec(
       p: payload,
     };
     const bytes = encodeClaims(claims);
-    // Refuse before any crypto to emit nothing we would refuse on the way back in.
+    // Refuse before the envelope is built: emit nothing we would refuse on the way back in.
     const length = tokenLength(mode, bytes.length);
     if (length > maxBytes) {
       throw new FrameworkError('OMC_STATE_TOO_LARGE', `requestState would be ${length} bytes, over maxRequestStateBytes (${maxBytes}); keep less in ctx.state or raise the limit.`);

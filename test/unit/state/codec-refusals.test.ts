@@ -118,7 +118,7 @@ describe('C2: a state that would seal above the limit is never emitted', () => {
     for (const token of sealed) await expect(subject.open(token, binding())).resolves.toBeDefined();
   });
 
-  it('refuses before spending any crypto on it', () => {
+  it('refuses before building the envelope (no MAC computed)', () => {
     const subject = codec({ maxRequestStateBytes: 1024 });
     const hmac = jest.spyOn(nodeCrypto, 'createHmac');
     expect(() => subject.seal('x'.repeat(2000), binding({ principal: undefined }))).toThrow(/OMC_STATE_TOO_LARGE/);
