@@ -7,5 +7,6 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }],
   },
+  moduleNameMapper: { '^onemodelcontext$': '<rootDir>/src/index.ts' },
   testTimeout: 30000,
 };

@@ -32,6 +32,9 @@ export { PRINCIPAL } from './server/invoker';
 // Transports
 export { serveStdio, type StdioOptions, type StdioHandle } from './transports/stdio';
 
+// Dependency injection (re-exported so apps need one import)
+export { injectable, inject, singleton, container } from 'tsyringe';
+
 // Testing
 export { MemoryClient, type MemoryClientOptions, type ServerRequestHandler } from './testing/memory-client';
 
