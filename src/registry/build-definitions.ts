@@ -57,7 +57,7 @@ function inputSource(owner: string, explicit: SchemaSource | undefined, paramTyp
   if (dto === undefined && hasUntypedInput(paramTypes)) {
     throw new FrameworkError(
       'OMC_SCHEMA_UNSUPPORTED',
-      `${owner}: the input parameter has no class type (an interface or object literal leaves no runtime trace). Declare a DTO class for it, or pass \`input\` in the decorator options.`,
+      `${owner}: the input parameter has no class type (an interface or object literal leaves no runtime trace). Declare a DTO class for it, or pass \`input\` in the decorator options; a tool without arguments can take just \`ctx: Context\`.`,
     );
   }
   return dto;

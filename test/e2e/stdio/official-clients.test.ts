@@ -88,9 +88,9 @@ describe('official v2 client, 2026-07-28 over stdio', () => {
     client.setRequestHandler('elicitation/create', async (request) => {
       rounds++;
       const props = (request.params as { requestedSchema?: { properties?: Record<string, unknown> } }).requestedSchema?.properties ?? {};
-      return 'confirm' in props
-        ? { action: 'accept', content: { confirm: true } }
-        : { action: 'accept', content: { fullName: 'Grace Hopper', email: 'grace@example.com', seat: 'window' } };
+      const content: Record<string, string | boolean> =
+        'confirm' in props ? { confirm: true } : { fullName: 'Grace Hopper', email: 'grace@example.com', seat: 'window' };
+      return { action: 'accept' as const, content };
     });
     await client.connect(new V2Stdio(serverParams));
   });
