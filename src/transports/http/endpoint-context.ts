@@ -1,0 +1,25 @@
+/** What the request handlers of one endpoint share. */
+import type { McpApplication } from '../../app/application';
+import type { Principal } from '../../context/principal';
+import type { ServerLogger } from '../../server/server-logger';
+import type { EventStore } from './event-store';
+import type { HttpOptions } from './http-options';
+import type { Inflight } from './inflight';
+import type { SessionStore } from './session-store';
+
+export interface EndpointContext {
+  readonly app: McpApplication;
+  readonly options: Readonly<HttpOptions>;
+  readonly sessions: SessionStore;
+  readonly store: EventStore;
+  readonly inflight: Inflight;
+  /** Ends each open long-lived stream gracefully (listen streams send their final result). */
+  readonly longLived: Set<() => void>;
+  readonly logger: ServerLogger;
+}
+
+/** One request's identity and the headers every response to it carries (CORS). */
+export interface Exchange {
+  readonly principal?: Principal;
+  readonly responseHeaders: Record<string, string>;
+}

@@ -1,0 +1,254 @@
+/**
+ * The one MCP endpoint for both eras, independent of the HTTP server underneath: Host/Origin
+ * checks, method and content negotiation, body limits, decoding, classification (digest §1.4),
+ * authentication, then the modern or legacy handler. Never throws; never answers 500 for bad input.
+ */
+import type { McpApplication } from '../../app/application';
+import type { Principal } from '../../context/principal';
+import { ProtocolError } from '../../errors/protocol-error';
+import { classifyMessage } from '../../protocol/classify';
+import { ErrorCode } from '../../protocol/error-codes';
+import { decodeText, decodeValue, MAX_JSON_DEPTH, type Decoded, type JsonRpcRequest, type RequestId } from '../../protocol/jsonrpc';
+import { legacyFeatures } from '../../protocol/versions';
+import { LegacySession } from '../../server/legacy-session';
+import { stderrLogger } from '../../server/server-logger';
+import { MAX_BATCH } from '../message-connection';
+import { valueDepthExceeds } from './body-reader';
+import type { EndpointContext, Exchange } from './endpoint-context';
+import { InMemoryEventStore } from './event-store';
+import { corsHeaders, preflight, rejectHostOrOrigin, type HostPolicy } from './host-guard';
+import { header, type HeaderBag, type HttpRequestView, type ResponseSink } from './http-exchange';
+import type { HttpOptions } from './http-options';
+import { Inflight } from './inflight';
+import { legacyDelete, legacyGet } from './legacy-get-delete';
+import {
+  findSession,
+  legacyBatch,
+  legacyInitialize,
+  sessionNotification,
+  sessionRequest,
+  sessionResponse,
+  statelessRequest,
+  statelessVersion,
+} from './legacy-post';
+import { modernRequest } from './modern-post';
+import { sendEmpty, sendError, sendJson } from './responses';
+import { SessionStore } from './session-store';
+
+const ALLOW = 'GET, POST, DELETE';
+
+export class HttpEndpoint {
+  readonly ctx: EndpointContext;
+  private closing = false;
+
+  constructor(
+    app: McpApplication,
+    readonly options: Readonly<HttpOptions>,
+    private policy: HostPolicy,
+  ) {
+    const store = options.eventStore ?? new InMemoryEventStore();
+    this.ctx = {
+      app,
+      options,
+      store,
+      sessions: new SessionStore(options.maxSessions, options.sessionIdleTimeoutMs, store),
+      inflight: new Inflight(),
+      longLived: new Set(),
+      logger: app.options.logger ?? stderrLogger,
+    };
+  }
+
+  /** serveHttp learns the real port only after listening. */
+  setPolicy(policy: HostPolicy): void {
+    this.policy = policy;
+  }
+
+  async handle(req: HttpRequestView, res: ResponseSink): Promise<void> {
+    try {
+      await this.route(req, res);
+    } catch (e) {
+      this.ctx.logger.error('HTTP transport error', { error: e instanceof Error ? e.message : String(e) });
+      try {
+        sendError(res, 500, null, ErrorCode.InternalError, 'Internal error');
+      } catch {
+        // Headers already sent: nothing more can be said.
+      }
+    }
+  }
+
+  /** Stop taking requests, end long-lived streams, let in-flight calls finish (until the deadline). */
+  async shutdown(deadlineMs: number): Promise<void> {
+    this.closing = true;
+    for (const close of [...this.ctx.longLived]) close();
+    const clean = await this.ctx.inflight.drain(deadlineMs);
+    if (!clean) this.ctx.inflight.abortAll('server shutting down');
+    this.ctx.sessions.closeAll('server shutting down');
+  }
+
+  private async route(req: HttpRequestView, res: ResponseSink): Promise<void> {
+    const refusal = rejectHostOrOrigin(req.headers, this.policy);
+    if (refusal) return sendError(res, 403, null, ErrorCode.InvalidRequest, `Forbidden: ${refusal}`);
+    const cors = corsHeaders(req.headers, this.policy);
+    if (req.method === 'OPTIONS') {
+      const pre = preflight(req.headers, this.policy);
+      return pre ? sendEmpty(res, 204, pre) : sendEmpty(res, 405, { Allow: ALLOW });
+    }
+    if (this.closing) return sendError(res, 503, null, ErrorCode.InternalError, 'Server is shutting down', { ...cors, Connection: 'close' });
+    switch (req.method) {
+      case 'POST':
+        return this.post(req, res, cors);
+      case 'GET':
+      case 'DELETE':
+        return this.sessionOp(req, res, cors);
+      default:
+        return sendEmpty(res, 405, { ...cors, Allow: ALLOW });
+    }
+  }
+
+  /** GET/DELETE exist only for legacy sessions; without a session id this is a 2026-style endpoint: 405. */
+  private async sessionOp(req: HttpRequestView, res: ResponseSink, cors: Record<string, string>): Promise<void> {
+    if (header(req.headers, 'mcp-session-id') === undefined) return sendEmpty(res, 405, { ...cors, Allow: 'POST' });
+    const ex = await this.authenticate(req.headers, res, null, cors);
+    if (!ex) return;
+    return req.method === 'GET' ? legacyGet(this.ctx, req.headers, res, ex) : legacyDelete(this.ctx, req.headers, res, ex);
+  }
+
+  private async post(req: HttpRequestView, res: ResponseSink, cors: Record<string, string>): Promise<void> {
+    const contentType = header(req.headers, 'content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+      return sendError(res, 415, null, ErrorCode.InvalidRequest, 'Unsupported Media Type: use Content-Type: application/json', cors);
+    }
+    if (!acceptsReply(header(req.headers, 'accept'))) {
+      return sendError(res, 406, null, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow application/json or text/event-stream', cors);
+    }
+    const decoded = await this.decode(req, res, cors);
+    if (!decoded) return;
+    switch (decoded.kind) {
+      case 'invalid':
+        return sendJson(res, 400, decoded.error, cors);
+      case 'batch':
+        return this.batch(req.headers, decoded.items, res, cors);
+      case 'response': {
+        if (header(req.headers, 'mcp-session-id') === undefined) {
+          return sendError(res, 400, null, ErrorCode.InvalidRequest, 'Invalid Request: a response can only answer a request of a legacy session', cors);
+        }
+        const ex = await this.authenticate(req.headers, res, null, cors);
+        const session = ex && findSession(this.ctx, req.headers, res, ex, null);
+        if (!session) return;
+        sessionResponse(session, decoded.message);
+        return sendEmpty(res, 202, cors);
+      }
+    }
+    const message = decoded.message;
+    const id: RequestId | null = 'id' in message ? message.id : null;
+    const era = classifyMessage(message.params, header(req.headers, 'mcp-protocol-version'));
+    if (era.era === 'invalid') return sendError(res, 400, id, ErrorCode.InvalidParams, `Invalid request metadata: ${era.reason}`, cors);
+    const ex = await this.authenticate(req.headers, res, id, cors);
+    if (!ex) return;
+    if (era.era === 'modern') {
+      // Client notifications have no meaning on 2026 HTTP (cancellation is closing the stream).
+      if (decoded.kind === 'notification') return sendEmpty(res, 202, cors);
+      return modernRequest(this.ctx, message as JsonRpcRequest, req.headers, res, ex);
+    }
+    return this.legacyPost(req.headers, decoded, res, ex);
+  }
+
+  private async legacyPost(headers: HeaderBag, decoded: Decoded & { kind: 'request' | 'notification' }, res: ResponseSink, ex: Exchange): Promise<void> {
+    const hasSession = header(headers, 'mcp-session-id') !== undefined;
+    if (decoded.kind === 'request' && decoded.message.method === 'initialize') {
+      if (hasSession) return sendError(res, 400, decoded.message.id, ErrorCode.InvalidRequest, 'initialize must not carry Mcp-Session-Id', ex.responseHeaders);
+      return legacyInitialize(this.ctx, decoded.message, res, ex);
+    }
+    if (hasSession) {
+      const id = decoded.kind === 'request' ? decoded.message.id : null;
+      const session = findSession(this.ctx, headers, res, ex, id);
+      if (!session) return;
+      if (decoded.kind === 'notification') {
+        sessionNotification(this.ctx, session, decoded.message);
+        return sendEmpty(res, 202, ex.responseHeaders);
+      }
+      return sessionRequest(this.ctx, session, decoded.message, res, ex);
+    }
+    if (decoded.kind === 'notification') return sendEmpty(res, 202, ex.responseHeaders);
+    const version = statelessVersion(headers);
+    if (!version) return sendError(res, 400, decoded.message.id, ErrorCode.InvalidRequest, 'Unsupported MCP-Protocol-Version', ex.responseHeaders);
+    return statelessRequest(this.ctx, decoded.message, version, res, ex);
+  }
+
+  /** Batches: 2025-03-26 only (session or sessionless), 1..100 messages, no initialize, never modern. */
+  private async batch(headers: HeaderBag, items: unknown[], res: ResponseSink, cors: Record<string, string>): Promise<void> {
+    const decodedItems = items.map((i) => decodeValue(i));
+    const claimsModern = decodedItems.some(
+      (d) => (d.kind === 'request' || d.kind === 'notification') && classifyMessage(d.message.params).era !== 'legacy',
+    );
+    if (claimsModern) return sendError(res, 400, null, ErrorCode.InvalidRequest, 'Invalid Request: 2026-07-28 messages cannot be batched', cors);
+    if (items.length === 0 || items.length > MAX_BATCH) {
+      return sendError(res, 400, null, ErrorCode.InvalidRequest, `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`, cors);
+    }
+    const ex = await this.authenticate(headers, res, null, cors);
+    if (!ex) return;
+    let session: LegacySession;
+    const http = header(headers, 'mcp-session-id') === undefined ? undefined : findSession(this.ctx, headers, res, ex, null);
+    if (http) session = http.legacy;
+    else if (header(headers, 'mcp-session-id') !== undefined) return;
+    else {
+      const version = statelessVersion(headers);
+      if (!version) return sendError(res, 400, null, ErrorCode.InvalidRequest, 'Unsupported MCP-Protocol-Version', cors);
+      session = new LegacySession(undefined, ex.principal?.id);
+      session.protocolVersion = version;
+    }
+    if (!legacyFeatures(session.protocolVersion).batching) {
+      return sendError(res, 400, null, ErrorCode.InvalidRequest, 'Invalid Request: batches are only accepted on protocol revision 2025-03-26', cors);
+    }
+    const replies = await legacyBatch(this.ctx, session, http, decodedItems.map((d) => toItem(d)), ex);
+    if (replies.length === 0) return sendEmpty(res, 202, cors);
+    sendJson(res, 200, replies, cors);
+  }
+
+  private async decode(req: HttpRequestView, res: ResponseSink, cors: Record<string, string>): Promise<Decoded | undefined> {
+    if (req.body.kind === 'parsed') {
+      if (valueDepthExceeds(req.body.value, MAX_JSON_DEPTH + 1)) {
+        sendError(res, 400, null, ErrorCode.InvalidRequest, `JSON nesting deeper than ${MAX_JSON_DEPTH}`, cors);
+        return undefined;
+      }
+      return decodeValue(req.body.value);
+    }
+    const body = await req.body.read(this.options.maxBodyBytes);
+    if (!body.ok) {
+      const code = body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError;
+      sendError(res, body.status, null, code, body.reason, { ...cors, Connection: 'close' });
+      return undefined;
+    }
+    const decoded = decodeText(body.text);
+    return decoded;
+  }
+
+  /** Runs the app's authentication hook; a throw is 401 with a JSON-RPC error body. */
+  private async authenticate(headers: HeaderBag, res: ResponseSink, id: RequestId | null, cors: Record<string, string>): Promise<Exchange | undefined> {
+    const hook = this.ctx.app.options.authenticate;
+    if (!hook) return { responseHeaders: cors };
+    let principal: Principal | undefined;
+    try {
+      principal = await hook({ transport: 'http', headers: { ...headers } });
+    } catch (e) {
+      const message = e instanceof ProtocolError || e instanceof Error ? e.message : 'Unauthorized';
+      sendError(res, 401, id, ErrorCode.InvalidRequest, `Unauthorized: ${message}`, { ...cors, 'WWW-Authenticate': 'Bearer' });
+      return undefined;
+    }
+    return { principal, responseHeaders: cors };
+  }
+}
+
+function acceptsReply(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  return accept.split(',').some((part) => {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    return type === 'application/json' || type === 'text/event-stream' || type === 'application/*' || type === 'text/*' || type === '*/*';
+  });
+}
+
+function toItem(d: Decoded): { kind: string; message?: never; error?: never } {
+  if (d.kind === 'invalid') return { kind: 'invalid', error: d.error as never };
+  if (d.kind === 'batch') return { kind: 'invalid', error: { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: 'nested batch' } } as never };
+  return { kind: d.kind, message: d.message as never };
+}

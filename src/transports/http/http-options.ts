@@ -1,0 +1,55 @@
+/** `HttpOptions`: the Streamable HTTP endpoint's configuration, validated once and frozen (DESIGN D9). */
+import { ArrayNotContains, IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { Type } from 'class-transformer';
+import { validateOptions } from '../../config/validate-options';
+import type { EventStore } from './event-store';
+
+export class CorsOptions {
+  /** Origins allowed to call from a browser (exact serialized origins; `*` is refused). Defaults to `allowedOrigins`. */
+  @IsOptional() @IsArray() @IsString({ each: true }) @ArrayNotContains(['*', 'null']) origins?: string[];
+  @IsInt() @Min(0) @Max(86_400) maxAgeSeconds = 600;
+}
+
+export class HttpOptions {
+  /** The single MCP endpoint. */
+  @IsString() @Matches(/^\/[^?#\s]*$/) path = '/mcp';
+  /** Address to bind (serveHttp). Loopback by default: only this machine can connect. */
+  @IsString() host = '127.0.0.1';
+  /** Port to bind (serveHttp); 0 picks a free one. */
+  @IsInt() @Min(0) @Max(65_535) port = 3000;
+  /** Accepted `Host` values (`name:port`, lowercase). Default for loopback binds: localhost, 127.0.0.1 and [::1] with the real port. */
+  @IsOptional() @IsArray() @IsString({ each: true }) allowedHosts?: string[];
+  /** Accepted `Origin` values (exact). Default: http(s) origins of the allowed loopback hosts. A request without Origin is allowed. */
+  @IsOptional() @IsArray() @IsString({ each: true }) @ArrayNotContains(['*']) allowedOrigins?: string[];
+  /** Turns Host/Origin checks off (behind a proxy that checks them). Required to bind a non-loopback host without allowlists. */
+  @IsBoolean() dangerouslyAllowAnyHost = false;
+  /** CORS for browser clients; off unless set. */
+  @IsOptional() @ValidateNested() @Type(() => CorsOptions) cors?: CorsOptions;
+  /** Largest request body; checked on Content-Length and while streaming (413). */
+  @IsInt() @Min(1024) maxBodyBytes = 4 * 1024 * 1024;
+  /** node:http `headersTimeout` (slow-loris guard). */
+  @IsInt() @Min(1000) headersTimeoutMs = 30_000;
+  /** node:http `requestTimeout`: time to receive a whole request (0 disables). SSE responses are not affected. */
+  @IsInt() @Min(0) requestTimeoutMs = 60_000;
+  @IsInt() @Min(0) keepAliveTimeoutMs = 5_000;
+  /** Open legacy sessions at most; more get 503. */
+  @IsInt() @Min(1) maxSessions = 10_000;
+  /** A legacy session unused this long (no request, no open stream) is evicted. */
+  @IsInt() @Min(1000) sessionIdleTimeoutMs = 30 * 60_000;
+  /** Legacy resumability: where SSE events are kept for `Last-Event-ID`. In-memory and bounded by default. */
+  @IsOptional() eventStore?: EventStore;
+  /** `retry:` sent with the 2025-11-25 priming event. */
+  @IsInt() @Min(0) sseRetryMs = 1000;
+  /** Keep-alive comment interval on long-lived SSE streams (0 disables). */
+  @IsInt() @Min(0) sseKeepAliveMs = 15_000;
+}
+
+export function validateHttpOptions(input: Partial<HttpOptions> = {}): Readonly<HttpOptions> {
+  return validateOptions(HttpOptions, input, 'HttpOptions', { cors: CorsOptions });
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

@@ -1,0 +1,84 @@
+/**
+ * One legacy Streamable HTTP session: the dispatcher's LegacySession plus what HTTP adds —
+ * server-to-client requests in flight, requests the client may cancel, the standalone GET
+ * stream and the resumable streams of its POSTs.
+ */
+import type { RequestId } from '../../protocol/jsonrpc';
+import type { Registry } from '../../registry/registry';
+import { LegacySession } from '../../server/legacy-session';
+import { OutboundRequests } from '../outbound-requests';
+import type { EventStore } from './event-store';
+import { ReplyStream } from './reply-stream';
+
+export class HttpSession {
+  readonly legacy: LegacySession;
+  readonly outbound = new OutboundRequests();
+  readonly inflight = new Map<RequestId, AbortController>();
+  /** Resumable streams by stream id (live POST streams and the GET stream). */
+  readonly streams = new Map<string, ReplyStream>();
+  /** The standalone GET stream while a client holds it. */
+  getStream?: ReplyStream;
+  lastSeen = Date.now();
+  private streamCount = 0;
+  private stopRegistryEvents?: () => void;
+  private closed = false;
+
+  constructor(
+    readonly id: string,
+    readonly principalId: string | undefined,
+    private readonly store: EventStore,
+  ) {
+    this.legacy = new LegacySession(id, principalId);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Idle: nothing in flight and no open stream. */
+  idleSince(now: number): number {
+    if (this.inflight.size || (this.getStream && !this.getStream.detached)) return 0;
+    return now - this.lastSeen;
+  }
+
+  touch(): void {
+    this.lastSeen = Date.now();
+  }
+
+  newStreamId(kind: 'post' | 'get'): string {
+    return `${this.id}.${kind}${++this.streamCount}`;
+  }
+
+  /** Whether a stream id (from the event store) belongs to this session. */
+  owns(streamId: string): boolean {
+    return streamId.startsWith(`${this.id}.`);
+  }
+
+  /** After notifications/initialized: list changes and subscribed resource updates go to the GET stream. */
+  followRegistry(registry: Registry): void {
+    if (this.stopRegistryEvents || this.closed) return;
+    this.stopRegistryEvents = registry.subscribe((e) => {
+      const stream = this.getStream;
+      if (!stream) return;
+      if (e.type === 'listChanged') stream.push({ jsonrpc: '2.0', method: `notifications/${e.list}/list_changed` });
+      else if (this.legacy.subscriptions.has(e.uri)) {
+        stream.push({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: e.uri } });
+      }
+    });
+  }
+
+  /** Terminates: in-flight requests aborted, pending asks failed, streams ended, events forgotten. */
+  close(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopRegistryEvents?.();
+    for (const c of this.inflight.values()) c.abort(new Error(reason));
+    this.outbound.rejectAll(new Error(reason));
+    for (const [streamId, s] of this.streams) {
+      void s.end();
+      void this.store.dropStream?.(streamId);
+    }
+    this.streams.clear();
+    this.getStream = undefined;
+  }
+}

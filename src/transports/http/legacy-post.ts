@@ -1,0 +1,128 @@
+/**
+ * POSTs of the initialize era (2025-11-25, 2025-06-18, 2025-03-26): `initialize` opens a session;
+ * requests on a session may stream notifications and server-to-client requests before their reply;
+ * the client's responses and notifications are routed to their session. Without a session header
+ * and without initialize, a request is served statelessly by a throwaway session.
+ */
+import { ErrorCode } from '../../protocol/error-codes';
+import { failure, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc';
+import { isLegacyVersion, type LegacyVersion } from '../../protocol/versions';
+import { LegacySession } from '../../server/legacy-session';
+import type { RequestIO } from '../../server/request-io';
+import type { EndpointContext, Exchange } from './endpoint-context';
+import { header, type HeaderBag, type ResponseSink } from './http-exchange';
+import type { HttpSession } from './http-session';
+import { ReplyStream } from './reply-stream';
+import { sendError, sendJson } from './responses';
+import { registerStreamCloser, unregisterStreamCloser } from './sse-polling';
+
+export const SESSION_HEADER = 'Mcp-Session-Id';
+const NOT_FOUND = 'Session not found';
+
+/** The session named by the request, or a 404 already sent (same answer for unknown and foreign ids). */
+export function findSession(ctx: EndpointContext, headers: HeaderBag, res: ResponseSink, ex: Exchange, id: JsonRpcRequest['id'] | null): HttpSession | undefined {
+  const sid = header(headers, 'mcp-session-id');
+  const session = sid === undefined ? undefined : ctx.sessions.get(sid, ex.principal?.id);
+  if (!session) sendError(res, 404, id, ErrorCode.InvalidRequest, NOT_FOUND, ex.responseHeaders);
+  return session;
+}
+
+export async function legacyInitialize(ctx: EndpointContext, req: JsonRpcRequest, res: ResponseSink, ex: Exchange): Promise<void> {
+  const session = ctx.sessions.create(ex.principal?.id);
+  if (!session) return sendError(res, 503, req.id, ErrorCode.InternalError, 'Too many sessions; try again later', ex.responseHeaders);
+  const io: RequestIO = { signal: new AbortController().signal, notify: () => undefined, principal: ex.principal };
+  const reply = await ctx.inflight.track(ctx.app.server.handleLegacy(req, session.legacy, io));
+  if (!('result' in reply.message)) ctx.sessions.delete(session.id);
+  const headers = 'result' in reply.message ? { ...ex.responseHeaders, [SESSION_HEADER]: session.id } : ex.responseHeaders;
+  sendJson(res, reply.status, reply.message, headers);
+}
+
+/** A request on a session: JSON, or SSE (resumable, primed on 2025-11-25) once something precedes the reply. */
+export async function sessionRequest(ctx: EndpointContext, session: HttpSession, req: JsonRpcRequest, res: ResponseSink, ex: Exchange): Promise<void> {
+  if (session.inflight.has(req.id)) {
+    return sendError(res, 400, req.id, ErrorCode.InvalidRequest, `Request id ${String(req.id)} is already in flight`, ex.responseHeaders);
+  }
+  const streamId = session.newStreamId('post');
+  const primeRetryMs = session.legacy.protocolVersion === '2025-11-25' ? ctx.options.sseRetryMs : undefined;
+  const reply = new ReplyStream(res, { headers: ex.responseHeaders, resumable: { store: ctx.store, streamId, primeRetryMs } });
+  const controller = new AbortController();
+  session.inflight.set(req.id, controller);
+  session.streams.set(streamId, reply);
+  registerStreamCloser(controller.signal, () => reply.detach());
+  const io: RequestIO = {
+    signal: controller.signal,
+    notify: (n) => reply.push(n),
+    principal: ex.principal,
+    requester: session.outbound.requester((r) => reply.push(r)),
+  };
+  try {
+    const answer = await ctx.inflight.track(ctx.app.server.handleLegacy(req, session.legacy, io), controller);
+    await reply.finish(answer.message, answer.status);
+  } finally {
+    unregisterStreamCloser(controller.signal);
+    session.inflight.delete(req.id);
+    // Finished streams are resumed from the event store alone.
+    session.streams.delete(streamId);
+    session.touch();
+  }
+}
+
+/** A request without session and without initialize: served once, with no channel for asks. */
+export async function statelessRequest(ctx: EndpointContext, req: JsonRpcRequest, version: LegacyVersion, res: ResponseSink, ex: Exchange): Promise<void> {
+  const session = new LegacySession(undefined, ex.principal?.id);
+  session.protocolVersion = version;
+  session.initialized = true;
+  const controller = new AbortController();
+  const reply = new ReplyStream(res, { headers: ex.responseHeaders });
+  // Nobody can resume this stream, so a client that leaves cancels.
+  res.onGone(() => controller.abort(new Error('The client closed the response stream')));
+  const io: RequestIO = { signal: controller.signal, notify: (n) => reply.push(n), principal: ex.principal };
+  const answer = await ctx.inflight.track(ctx.app.server.handleLegacy(req, session, io), controller);
+  if (!controller.signal.aborted) await reply.finish(answer.message, answer.status);
+}
+
+/** The revision a sessionless legacy request speaks (header absent: 2025-03-26). */
+export function statelessVersion(headers: HeaderBag): LegacyVersion | undefined {
+  const v = header(headers, 'mcp-protocol-version')?.trim();
+  if (v === undefined) return '2025-03-26';
+  return isLegacyVersion(v) ? v : undefined;
+}
+
+export function sessionNotification(ctx: EndpointContext, session: HttpSession, n: JsonRpcNotification): void {
+  if (n.method === 'notifications/cancelled') {
+    const id = n.params?.requestId;
+    if (typeof id === 'string' || typeof id === 'number') {
+      session.inflight.get(id)?.abort(new Error(typeof n.params?.reason === 'string' ? n.params.reason : 'cancelled'));
+    }
+    return;
+  }
+  ctx.app.server.handleLegacyNotification(n, session.legacy);
+  if (n.method === 'notifications/initialized') session.followRegistry(ctx.app.registry);
+}
+
+export function sessionResponse(session: HttpSession, r: JsonRpcResponse): void {
+  session.outbound.settle(r);
+}
+
+/** A 2025-03-26 batch: requests answered together as an array; asks and notifications have no stream here. */
+export async function legacyBatch(ctx: EndpointContext, session: LegacySession, http: HttpSession | undefined, items: Array<{ kind: string; message?: JsonRpcMessage; error?: JsonRpcResponse }>, ex: Exchange): Promise<JsonRpcResponse[]> {
+  const replies = await Promise.all(
+    items.map(async (d): Promise<JsonRpcResponse | undefined> => {
+      if (d.kind === 'invalid') return d.error;
+      const m = d.message!;
+      if (d.kind === 'response') return void (http && sessionResponse(http, m as JsonRpcResponse));
+      if (d.kind === 'notification') return void (http && sessionNotification(ctx, http, m as JsonRpcNotification));
+      const req = m as JsonRpcRequest;
+      if (req.method === 'initialize') return failure(req.id, ErrorCode.InvalidRequest, 'initialize cannot be batched');
+      const controller = new AbortController();
+      http?.inflight.set(req.id, controller);
+      const io: RequestIO = { signal: controller.signal, notify: (n) => http?.getStream?.push(n), principal: ex.principal };
+      try {
+        return (await ctx.inflight.track(ctx.app.server.handleLegacy(req, session, io), controller)).message;
+      } finally {
+        http?.inflight.delete(req.id);
+      }
+    }),
+  );
+  return replies.filter((r): r is JsonRpcResponse => r !== undefined);
+}

@@ -1,0 +1,62 @@
+/**
+ * A POSTed 2026-07-28 request: header ladder, dispatch, JSON or SSE reply. Closing the response
+ * stream before the reply is cancellation: the handler's signal aborts and nothing more is written.
+ */
+import { ProtocolError } from '../../errors/protocol-error';
+import { failure, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc';
+import { openSubscription } from '../../server/subscriptions';
+import type { EndpointContext, Exchange } from './endpoint-context';
+import type { HeaderBag, ResponseSink } from './http-exchange';
+import { checkModernHeaders } from './modern-headers';
+import { ReplyStream } from './reply-stream';
+import { sendJson } from './responses';
+import { SSE_HEADERS, SseWriter } from './sse-writer';
+
+export async function modernRequest(ctx: EndpointContext, req: JsonRpcRequest, headers: HeaderBag, res: ResponseSink, ex: Exchange): Promise<void> {
+  try {
+    checkModernHeaders(req, headers, ctx.app.registry);
+  } catch (e) {
+    const err = e as ProtocolError;
+    return sendJson(res, err.httpStatus ?? 400, failure(req.id, err.code, err.message, err.data), ex.responseHeaders);
+  }
+  if (req.method === 'subscriptions/listen') return listen(ctx, req, res, ex);
+
+  const controller = new AbortController();
+  const reply = new ReplyStream(res, { headers: ex.responseHeaders });
+  res.onGone(() => controller.abort(new Error('The client closed the response stream')));
+  const io = {
+    signal: controller.signal,
+    notify: (n: JsonRpcNotification) => {
+      if (!controller.signal.aborted) reply.push(n);
+    },
+    principal: ex.principal,
+  };
+  const answer = await ctx.inflight.track(ctx.app.server.handleModern(req, io), controller);
+  if (controller.signal.aborted) return; // cancelled: not one more byte for it
+  await reply.finish(answer.message, answer.status);
+}
+
+/** `subscriptions/listen`: an SSE stream that opens with the ack and ends with the final result. */
+function listen(ctx: EndpointContext, req: JsonRpcRequest, res: ResponseSink, ex: Exchange): void {
+  let sse: SseWriter | undefined;
+  let subscription;
+  try {
+    subscription = openSubscription(ctx.app.registry, req, (n) => sse?.event(n));
+  } catch (e) {
+    const err = e instanceof ProtocolError ? e : ProtocolError.internal();
+    return sendJson(res, err.httpStatus ?? 200, failure(req.id, err.code, err.message, err.data), ex.responseHeaders);
+  }
+  const sub = subscription;
+  sse = new SseWriter(res.openStream(200, { ...SSE_HEADERS, ...ex.responseHeaders }), ctx.options.sseKeepAliveMs);
+  sse.event(sub.ack);
+  const stop = (graceful: boolean) => {
+    ctx.longLived.delete(closeGracefully);
+    const final = sub.close();
+    if (graceful) sse?.event(final);
+    sse?.end();
+    sse = undefined;
+  };
+  const closeGracefully = () => stop(true);
+  ctx.longLived.add(closeGracefully);
+  res.onGone(() => stop(false));
+}

@@ -1,0 +1,40 @@
+/**
+ * `createNodeHandler(app, options)`: a `(req, res, parsedBody?)` function for node:http and for
+ * frameworks built on it. Requests for another path get 404; pass `parsedBody` when a framework
+ * already parsed the JSON.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpApplication } from '../../app/application';
+import { ErrorCode } from '../../protocol/error-codes';
+import { hostPolicy } from './host-guard';
+import { HttpEndpoint } from './http-endpoint';
+import { validateHttpOptions, type HttpOptions } from './http-options';
+import { nodeRequestView, nodeResponseSink } from './node-exchange';
+import { sendError } from './responses';
+
+export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void) & {
+  /** The endpoint behind the handler (graceful shutdown, tests). */
+  readonly endpoint: HttpEndpoint;
+};
+
+export function createNodeHandler(app: McpApplication, options: Partial<HttpOptions> | Readonly<HttpOptions> = {}): NodeHandler {
+  const frozen = Object.isFrozen(options) ? (options as Readonly<HttpOptions>) : validateHttpOptions(options);
+  return nodeHandlerFor(new HttpEndpoint(app, frozen, hostPolicy(frozen)), { matchPath: true });
+}
+
+/** Wraps an endpoint; `matchPath: false` when a router already matched the path. */
+export function nodeHandlerFor(endpoint: HttpEndpoint, { matchPath }: { matchPath: boolean }): NodeHandler {
+  const handler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): void => {
+    const sink = nodeResponseSink(res);
+    if (matchPath && pathOf(req.url) !== endpoint.options.path) {
+      return sendError(sink, 404, null, ErrorCode.InvalidRequest, 'Not Found');
+    }
+    void endpoint.handle(nodeRequestView(req, parsedBody), sink);
+  };
+  return Object.assign(handler, { endpoint });
+}
+
+function pathOf(url: string | undefined): string {
+  const q = (url ?? '/').search(/[?#]/);
+  return q < 0 ? (url ?? '/') : (url ?? '/').slice(0, q);
+}

@@ -1,0 +1,151 @@
+/**
+ * The answer to one POSTed request: plain JSON when the reply comes first, Server-Sent Events as
+ * soon as something must be sent before it (progress, logs, legacy server-to-client requests).
+ * Legacy session streams store each event for `Last-Event-ID` resumption and survive the HTTP
+ * response closing; the others simply stop writing when the client is gone.
+ */
+import type { JsonRpcMessage } from '../../protocol/jsonrpc';
+import type { EventStore } from './event-store';
+import { SSE_HEADERS, SseWriter } from './sse-writer';
+import type { ResponseSink } from './http-exchange';
+
+export interface Resumable {
+  store: EventStore;
+  streamId: string;
+  /** 2025-11-25: open with a priming event (an id and empty data) carrying this `retry:`. */
+  primeRetryMs?: number;
+}
+
+export interface ReplyStreamOptions {
+  resumable?: Resumable;
+  /** Headers every response of this exchange carries (session id, CORS). */
+  headers?: Record<string, string>;
+  keepAliveMs?: number;
+}
+
+export class ReplyStream {
+  private sse?: SseWriter;
+  private sink?: ResponseSink;
+  private streaming = false;
+  private finished = false;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    res: ResponseSink,
+    private readonly options: ReplyStreamOptions = {},
+  ) {
+    this.sink = res;
+    res.onGone(() => this.dropSink(res));
+  }
+
+  get isFinished(): boolean {
+    return this.finished;
+  }
+
+  /** Whether the current HTTP response is gone (and nothing is attached to replace it). */
+  get detached(): boolean {
+    return this.sink === undefined;
+  }
+
+  /** Starts the SSE response now (a GET stream has nothing to say yet). */
+  open(): Promise<void> {
+    return this.enqueue(async () => {
+      if (!this.streaming) await this.startStream();
+    });
+  }
+
+  /** A notification or server-to-client request before the reply: switches to SSE. */
+  push(message: JsonRpcMessage): void {
+    if (this.finished) return;
+    this.enqueue(async () => {
+      if (!this.streaming) await this.startStream();
+      await this.emit(message);
+    });
+  }
+
+  /** The final reply; ends the exchange. */
+  finish(message: JsonRpcMessage, status: number): Promise<void> {
+    if (this.finished) return this.queue;
+    this.finished = true;
+    return this.enqueue(async () => {
+      if (!this.streaming) {
+        const res = this.sink;
+        if (res && !res.gone) res.send(status, { 'Content-Type': 'application/json', ...this.options.headers }, JSON.stringify(message));
+        return;
+      }
+      await this.emit(message);
+      this.sse?.end();
+      this.sse = undefined;
+    });
+  }
+
+  /** Ends the stream without a reply (a cancelled request, shutdown). */
+  end(): Promise<void> {
+    this.finished = true;
+    return this.enqueue(async () => {
+      if (this.sse) this.sse.end();
+      else if (this.sink && !this.sink.gone && !this.streaming) this.sink.send(204, { ...this.options.headers });
+      this.sse = undefined;
+    });
+  }
+
+  /**
+   * The server closes the HTTP stream but keeps the request running (SSE polling): later events
+   * are stored and a client reconnecting with `Last-Event-ID` gets them. Only for resumable streams.
+   */
+  detach(): Promise<boolean> {
+    if (!this.options.resumable || this.finished) return Promise.resolve(false);
+    return this.enqueue(async () => {
+      if (!this.streaming) await this.startStream();
+      this.sse?.end();
+      this.sse = undefined;
+      this.sink = undefined;
+    }).then(() => true);
+  }
+
+  /** A reconnecting client: replay what it missed (already read from the store), then continue live. */
+  resume(res: ResponseSink, missed: Array<{ id: string; message: JsonRpcMessage | null }>): Promise<void> {
+    return this.enqueue(async () => {
+      this.sse?.end();
+      this.sink = res;
+      this.sse = new SseWriter(res.openStream(200, { ...SSE_HEADERS, ...this.options.headers }), this.options.keepAliveMs);
+      this.streaming = true;
+      res.onGone(() => this.dropSink(res));
+      for (const e of missed) if (e.message) this.sse.event(e.message, e.id);
+      if (this.finished) {
+        this.sse.end();
+        this.sse = undefined;
+      }
+    });
+  }
+
+  private async startStream(): Promise<void> {
+    this.streaming = true;
+    const res = this.sink;
+    if (res && !res.gone) this.sse = new SseWriter(res.openStream(200, { ...SSE_HEADERS, ...this.options.headers }), this.options.keepAliveMs);
+    const r = this.options.resumable;
+    if (r?.primeRetryMs !== undefined) {
+      const id = await r.store.append(r.streamId, null);
+      this.sse?.event(null, id, r.primeRetryMs);
+    }
+  }
+
+  private async emit(message: JsonRpcMessage): Promise<void> {
+    const r = this.options.resumable;
+    const id = r ? await r.store.append(r.streamId, message) : undefined;
+    if (this.sink?.gone) return this.dropSink(this.sink);
+    this.sse?.event(message, id);
+  }
+
+  private dropSink(res: ResponseSink): void {
+    if (this.sink !== res) return;
+    this.sse?.end();
+    this.sse = undefined;
+    this.sink = undefined;
+  }
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(task).catch(() => undefined);
+    return this.queue;
+  }
+}

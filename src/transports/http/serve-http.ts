@@ -1,0 +1,76 @@
+/**
+ * `serveHttp(app, options)`: Streamable HTTP for both eras on node:http. Loopback by default with
+ * DNS-rebinding protection; a public bind needs allowlists (or an explicit opt-out). `close()`
+ * drains gracefully: no new requests, long-lived streams ended, in-flight calls finished.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { McpApplication } from '../../app/application';
+import { FrameworkError } from '../../errors/framework-error';
+import { stderrLogger } from '../../server/server-logger';
+import { hostPolicy } from './host-guard';
+import { HttpEndpoint } from './http-endpoint';
+import { isLoopbackHost, validateHttpOptions, type HttpOptions } from './http-options';
+import { nodeHandlerFor } from './node-handler';
+
+export interface HttpServerHandle {
+  /** e.g. http://127.0.0.1:PORT/mcp */
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  /** Stop accepting, finish in-flight requests, end streams; sockets destroyed after the deadline (default 25 s). */
+  close(options?: { deadlineMs?: number }): Promise<void>;
+}
+
+export async function serveHttp(app: McpApplication, options: Partial<HttpOptions> = {}): Promise<HttpServerHandle> {
+  const opts = validateHttpOptions(options);
+  const loopback = isLoopbackHost(opts.host);
+  if (!loopback && !opts.allowedHosts && !opts.dangerouslyAllowAnyHost) {
+    throw new FrameworkError(
+      'OMC_INVALID_OPTIONS',
+      `HttpOptions: binding ${opts.host} (not loopback) needs allowedHosts (and allowedOrigins for browsers), or dangerouslyAllowAnyHost: true behind a proxy that checks Host and Origin.`,
+    );
+  }
+  const logger = app.options.logger ?? stderrLogger;
+  if (!loopback && app.hasEphemeralStateKey) {
+    logger.warn('requestState is sealed with an ephemeral per-process key: input_required flows break across restarts and instances. Set ContextServerOptions.requestStateKey.');
+  }
+  const endpoint = new HttpEndpoint(app, opts, hostPolicy(opts, opts.port || undefined));
+  const handler = nodeHandlerFor(endpoint, { matchPath: true });
+  const server = createServer({ headersTimeout: opts.headersTimeoutMs, requestTimeout: opts.requestTimeoutMs, keepAliveTimeout: opts.keepAliveTimeoutMs }, handler);
+  // A reset socket or a client error must never take the process down (CVE-2025-53365 class).
+  server.on('clientError', (_err, socket: Socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  endpoint.setPolicy(hostPolicy(opts, port));
+  const hostForUrl = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${hostForUrl}:${port}${opts.path}`,
+    port,
+    server,
+    close: ({ deadlineMs = 25_000 } = {}) => (closing ??= shutdown(server, endpoint, deadlineMs)),
+  };
+}
+
+async function shutdown(server: Server, endpoint: HttpEndpoint, deadlineMs: number): Promise<void> {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const started = Date.now();
+  await endpoint.shutdown(deadlineMs);
+  // Responses are written; give sockets a moment to flush, then force the rest.
+  server.closeIdleConnections();
+  const left = Math.max(0, deadlineMs - (Date.now() - started));
+  const timer = setTimeout(() => server.closeAllConnections(), Math.min(left, 1000));
+  await stopped;
+  clearTimeout(timer);
+}
