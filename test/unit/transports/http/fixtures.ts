@@ -150,7 +150,7 @@ export const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'appli
 /** A 2026-07-28 request with matching headers. */
 export function modernPost(url: string, id: number | string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...modernMeta(), ...(params._meta as object) } } };
-  const named = typeof params.name === 'string' ? { 'Mcp-Name': params.name } : typeof params.uri === 'string' ? { 'Mcp-Name': params.uri } : {};
+  const named: Record<string, string> = typeof params.name === 'string' ? { 'Mcp-Name': params.name } : typeof params.uri === 'string' ? { 'Mcp-Name': params.uri } : {};
   return rawRequest(url, {
     headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': method, ...named, ...headers },
     body: JSON.stringify(body),
@@ -215,4 +215,51 @@ export function trackProcessFaults() {
       process.off('uncaughtException', onFault);
     },
   };
+}
+
+/** POSTs and reads the SSE answer incrementally, calling `onEvent` for each message as it arrives. */
+export function streamingRequest(
+  url: string,
+  init: { method?: string; headers: Record<string, string>; body?: string },
+  onEvent: (event: any, raw: { id?: string }) => void,
+): Promise<{ status: number; headers: IncomingHttpHeaders; events: any[]; ids: string[] }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: init.method ?? 'POST', headers: init.headers }, (res) => {
+      let buffer = '';
+      const events: any[] = [];
+      const ids: string[] = [];
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const id = /^id: (.*)$/m.exec(block)?.[1];
+          if (id !== undefined) ids.push(id);
+          const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+          if (data.trim()) {
+            const ev = JSON.parse(data);
+            events.push(ev);
+            onEvent(ev, { id });
+          }
+        }
+      });
+      res.on('end', () => {
+        if (!String(res.headers['content-type']).startsWith('text/event-stream') && buffer.trim()) events.push(JSON.parse(buffer));
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, events, ids });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+export async function waitFor(cond: () => boolean, timeoutMs = 3000): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

@@ -1,7 +1,7 @@
 /** 2026-07-28 over HTTP: JSON and SSE replies, header ladder, status codes, cancellation, listen. */
 import { request as httpRequest } from 'node:http';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
-import { makeApp, modernMeta, modernPost, MODERN, JSON_HEADERS, parseSse, probe, rawRequest, trackProcessFaults } from './fixtures';
+import { makeApp, modernMeta, modernPost, MODERN, JSON_HEADERS, parseSse, probe, rawRequest, trackProcessFaults, waitFor } from './fixtures';
 
 let server: HttpServerHandle;
 let app: ReturnType<typeof makeApp>;
@@ -209,11 +209,3 @@ test('subscriptions/listen: ack first, tagged list_changed, final result on shut
   expect(ev[1]).toMatchObject({ method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } } });
   expect(ev[ev.length - 1]).toMatchObject({ id: 'listen-1', result: { resultType: 'complete' } });
 });
-
-async function waitFor(cond: () => boolean, timeoutMs = 3000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
