@@ -5,6 +5,7 @@
 import 'reflect-metadata';
 import { ContextServerModule, McpApplication } from '../src';
 import { DynamicLists } from './diagnostics/dynamic-lists';
+import { ReconnectionTool } from './diagnostics/reconnection-tool';
 import { StatelessDiagnostics } from './diagnostics/stateless-tools';
 import { MrtrPrompts } from './mrtr/mrtr-prompt';
 import { MrtrTools } from './mrtr/mrtr-tools';
@@ -32,6 +33,7 @@ export function createConformanceApp(options: ConformanceAppOptions = {}): McpAp
       MrtrTools,
       MrtrPrompts,
       StatelessDiagnostics,
+      ReconnectionTool,
       ConformancePrompts,
       ConformanceResources,
     ],

@@ -1,7 +1,6 @@
 /** Input-schema fixtures: the verbatim 2020-12 schema (SEP-1613/2106) and an x-mcp-header (SEP-2243). */
 import { IsInt, IsOptional, IsString } from 'class-validator';
 import { Field, Tool } from '../../src';
-import { sleep } from '../media';
 
 /** The suite's fixture, emitted unchanged: a raw JSON Schema is passed as `input` and never rewritten. */
 export const JSON_SCHEMA_2020_12 = {
@@ -48,13 +47,4 @@ export class SchemaTools {
     return `region=${args.region}, level=${args.level ?? 'unset'}`;
   }
 
-  /**
-   * Legacy `server-sse-polling` (SEP-1699): the HTTP transport closes the POST stream after its
-   * priming event and the client resumes with Last-Event-ID; the tool only has to outlive that.
-   */
-  @Tool({ name: 'test_reconnection', description: 'Tests SSE stream disconnection and client reconnection (SEP-1699)' })
-  async reconnection(): Promise<string> {
-    await sleep(100);
-    return 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.';
-  }
 }
