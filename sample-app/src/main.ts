@@ -4,7 +4,7 @@ import { serveStdio } from 'onemodelcontext';
 import { createTravelDesk } from './app';
 
 async function main(): Promise<void> {
-  const app = createTravelDesk({ requestStateKey: process.env.REQUEST_STATE_KEY });
+  const app = createTravelDesk({ requestStateKey: process.env.REQUEST_STATE_KEY || undefined });
   if (process.argv.includes('--stdio')) {
     const { closed } = await serveStdio(app);
     await closed;
