@@ -10,6 +10,7 @@ import type {
   ToolOptions,
 } from '../metadata/options';
 import type { JsonObject } from '../protocol/jsonrpc';
+import { mcpHeaderProblems } from '../protocol/mcp-header';
 import { compileJsonSchema, createDtoValidator, jsonSchemaFor } from '../schema';
 import type {
   CompletionDefinition,
@@ -76,6 +77,8 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
   if (inputSchema.type !== 'object') {
     throw new FrameworkError('OMC_SCHEMA_UNSUPPORTED', `${owner}: a tool's inputSchema must have type "object".`);
   }
+  const headerProblem = mcpHeaderProblems(inputSchema)[0];
+  if (headerProblem) throw new FrameworkError('OMC_INVALID_MCP_HEADER', `${owner}: x-mcp-header on ${headerProblem}`);
   const descriptor = deepFreeze(
     withoutUndefined({
       name,
