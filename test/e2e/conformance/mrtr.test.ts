@@ -101,6 +101,16 @@ describe('A4 request state, A12 tampering', () => {
     expect('error' in r2 && r2.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState', data: { reason: 'invalid_request_state' } });
   });
 
+  it('a state minted for other arguments is refused (bound to a digest of the params)', async () => {
+    const r1 = await call('test_sampling', { arguments: { prompt: 'a' } });
+    const r2 = await rawCall('test_sampling', {
+      arguments: { prompt: 'b' },
+      inputResponses: { llm_response: SAMPLING_ANSWER },
+      requestState: r1.requestState,
+    });
+    expect('error' in r2 && r2.error.code).toBe(-32602);
+  });
+
   it('A12: a state minted for another tool is refused too', async () => {
     const r1 = await call('test_input_required_result_request_state');
     const r2 = await rawCall('test_input_required_result_tampered_state', { inputResponses: { confirm: accept({ ok: true }) }, requestState: r1.requestState });
@@ -136,6 +146,14 @@ describe('A5 multiple inputs, A6 multi round', () => {
     });
     expect(r2.resultType).toBe('input_required');
     expect(Object.keys(r2.inputRequests as object).sort()).toEqual(['client_roots', 'greeting']);
+  });
+
+  it('A6: an answer that fails the form is asked again, not accepted', async () => {
+    const r1 = await call('test_input_required_result_multi_round');
+    const r2 = await call('test_input_required_result_multi_round', { inputResponses: { step1: accept({ name: 'Alice' }) }, requestState: r1.requestState });
+    const r3 = await call('test_input_required_result_multi_round', { inputResponses: { step2: accept({ colour: 'blue' }) }, requestState: r2.requestState });
+    expect(r3.resultType).toBe('input_required');
+    expect(Object.keys(r3.inputRequests as object)).toEqual(['step2']);
   });
 
   it('A6: step1, then step2 with a new requestState, then complete', async () => {
