@@ -31,6 +31,8 @@ export { PRINCIPAL } from './server/invoker';
 
 // Transports
 export { serveStdio, type StdioOptions, type StdioHandle } from './transports/stdio';
+export { serveHttp, createNodeHandler, HttpOptions, InMemoryEventStore, closeSseStream } from './transports/http';
+export type { HttpServerHandle, NodeHandler, EventStore, StoredEvent } from './transports/http';
 
 // Dependency injection (re-exported so apps need one import)
 export { injectable, inject, singleton, container } from 'tsyringe';

@@ -1,6 +1,6 @@
-/** Runs the travel desk over stdio (`--stdio`) or Streamable HTTP on 127.0.0.1:3000/mcp. */
+/** Runs the travel desk over Streamable HTTP on 127.0.0.1:3000/mcp, or over stdio with `--stdio`. */
 import 'reflect-metadata';
-import { serveStdio } from 'onemodelcontext';
+import { serveHttp, serveStdio } from 'onemodelcontext';
 import { createTravelDesk } from './app';
 
 async function main(): Promise<void> {
@@ -10,7 +10,20 @@ async function main(): Promise<void> {
     await closed;
     process.exit(0);
   }
-  throw new Error('HTTP serving is not wired yet; run with --stdio');
+  const port = Number(process.env.PORT ?? 3000);
+  const server = await serveHttp(app, { host: '127.0.0.1', port, path: '/mcp' });
+  process.stderr.write(
+    [
+      `travel-desk listening on ${server.url} (both 2026-07-28 and 2025-11-25 clients)`,
+      `  Inspect it:   npx @modelcontextprotocol/inspector --transport http --server-url ${server.url}`,
+      `  From code:    const client = await ContextClient.connect({ url: '${server.url}' });`,
+      `                console.log(await client.listTools());`,
+      '',
+    ].join('\n'),
+  );
+  const stop = () => void server.close({ deadlineMs: 10_000 }).then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }
 
 main().catch((e) => {
