@@ -1,0 +1,188 @@
+/**
+ * The connection state under ContextClient: era and version, the request pipeline (envelope,
+ * headers, timeout, cancellation, -32022 retry), inbound server requests and notifications.
+ */
+import { FrameworkError } from '../errors/framework-error';
+import { ProtocolError } from '../errors/protocol-error';
+import { ErrorCode } from '../protocol/error-codes';
+import { failure, success, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc';
+import { isLogLevel, type LogLevel } from '../protocol/meta';
+import type { ClientCapabilities, Implementation } from '../protocol/types';
+import { MODERN_VERSION, type Era } from '../protocol/versions';
+import { MissingInputHandlerError, protocolErrorOf } from './errors';
+import { declaredCapabilities, answerInput } from './input-handlers';
+import { modernHeaders, withLegacyMeta, withModernMeta } from './envelope';
+import type { ContextClientOptions, ProgressCallback } from './options';
+import { ToolCatalog } from './tool-catalog';
+import type { ClientTransport, InboundSink } from './transport';
+
+export interface ExchangeOptions {
+  signal?: AbortSignal;
+  progressToken?: string | number;
+  /** Notifications of this request go here instead of the client-wide handlers. */
+  onNotification?: (n: JsonRpcNotification) => void;
+  /** Long-lived requests (listen) have none; the probe has a shorter one. */
+  timeoutMs?: number;
+  onId?: (id: RequestId) => void;
+}
+
+/** A request that took longer than `requestTimeoutMs` (it was cancelled). */
+export class RequestTimeoutError extends FrameworkError {
+  constructor(readonly method: string, readonly timeoutMs: number) {
+    super('OMC_CLIENT', `${method} got no response within ${timeoutMs} ms; it was cancelled.`);
+  }
+}
+
+/** Modern versions this client speaks, best first. */
+export const MODERN_VERSIONS: readonly string[] = [MODERN_VERSION];
+
+export class ClientSession {
+  era: Era = 'modern';
+  protocolVersion: string = MODERN_VERSION;
+  logLevel?: LogLevel;
+  /** Legacy server-to-client requests answered so far (calls attribute the difference to themselves). */
+  legacyAsks = 0;
+  readonly catalog: ToolCatalog;
+  readonly changeListeners = new Set<(n: JsonRpcNotification) => void>();
+  private nextId = 0;
+  private nextToken = 0;
+  private readonly progress = new Map<string | number, ProgressCallback>();
+  private readonly closing = new AbortController();
+
+  constructor(
+    readonly transport: ClientTransport,
+    readonly options: Readonly<ContextClientOptions>,
+  ) {
+    this.logLevel = options.logLevel;
+    this.catalog = new ToolCatalog((m) => options.onWarning?.(m));
+  }
+
+  get capabilities(): ClientCapabilities {
+    return declaredCapabilities(this.options, this.protocolVersion);
+  }
+
+  get clientInfo(): Implementation {
+    return { ...this.options.clientInfo } as Implementation;
+  }
+
+  get closedSignal(): AbortSignal {
+    return this.closing.signal;
+  }
+
+  /** Messages the server starts (legacy asks and pings, unsolicited notifications). */
+  readonly sink: InboundSink = {
+    request: (m) => this.answerServerRequest(m),
+    notification: (n) => this.notification(n),
+  };
+
+  /** A progress token for one call (kept across its rounds), released by the returned function. */
+  progressToken(callback: ProgressCallback | undefined): { token?: string; release(): void } {
+    const cb = callback ?? this.options.onProgress;
+    if (!cb) return { release: () => undefined };
+    const token = `omc-progress-${++this.nextToken}`;
+    this.progress.set(token, cb);
+    return { token, release: () => this.progress.delete(token) };
+  }
+
+  /** Sends one request and resolves with its result; JSON-RPC errors reject as ProtocolError. */
+  async exchange(method: string, params: JsonObject, o: ExchangeOptions = {}, versionRetry = true): Promise<JsonObject> {
+    const id = ++this.nextId;
+    o.onId?.(id);
+    const modern = this.era === 'modern';
+    const wireParams = modern
+      ? withModernMeta(params, { protocolVersion: this.protocolVersion, capabilities: this.capabilities, clientInfo: this.clientInfo, logLevel: this.logLevel, progressToken: o.progressToken })
+      : withLegacyMeta(params, o.progressToken);
+    const headers = modern && this.transport.kind === 'http' ? this.headersFor(method, params) : undefined;
+    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: wireParams };
+
+    const controller = new AbortController();
+    const timeoutMs = o.timeoutMs ?? this.options.requestTimeoutMs;
+    const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new RequestTimeoutError(method, timeoutMs)), timeoutMs) : undefined;
+    const onUserAbort = () => controller.abort(o.signal!.reason);
+    if (o.signal?.aborted) onUserAbort();
+    else o.signal?.addEventListener('abort', onUserAbort, { once: true });
+    const onClose = () => controller.abort(new FrameworkError('OMC_CLIENT', 'The client closed.'));
+    this.closing.signal.addEventListener('abort', onClose, { once: true });
+    // Modern HTTP cancels by closing the response stream; everywhere else the server is told.
+    const tellsServer = !(modern && this.transport.kind === 'http') && method !== 'initialize';
+    const onAbort = () => {
+      if (tellsServer && !this.closing.signal.aborted) {
+        const reason = controller.signal.reason instanceof Error ? controller.signal.reason.message : 'cancelled';
+        void this.transport.notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }, this.notificationHeaders('notifications/cancelled')).catch(() => undefined);
+      }
+    };
+    controller.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const { response, httpStatus } = await this.transport.request(message, {
+        signal: controller.signal,
+        headers,
+        onNotification: o.onNotification ?? ((n) => this.notification(n)),
+      });
+      if ('result' in response) return response.result;
+      const retryVersion = modern && versionRetry && response.error.code === ErrorCode.UnsupportedProtocolVersion ? this.versionFrom(response.error.data) : undefined;
+      if (retryVersion) {
+        this.protocolVersion = retryVersion;
+        return await this.exchange(method, params, o, false);
+      }
+      throw protocolErrorOf(response.error, httpStatus);
+    } finally {
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onUserAbort);
+      this.closing.signal.removeEventListener('abort', onClose);
+      controller.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async notify(method: string, params?: JsonObject): Promise<void> {
+    await this.transport.notify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }, this.notificationHeaders(method));
+  }
+
+  close(): void {
+    this.closing.abort();
+  }
+
+  private headersFor(method: string, params: JsonObject): Record<string, string> {
+    const name = params.name;
+    const headerParams = method === 'tools/call' && typeof name === 'string' ? this.catalog.paramsFor(name) : [];
+    return modernHeaders(this.protocolVersion, method, params, headerParams);
+  }
+
+  private notificationHeaders(method: string): Record<string, string> | undefined {
+    return this.era === 'modern' && this.transport.kind === 'http' ? { 'MCP-Protocol-Version': this.protocolVersion, 'Mcp-Method': method } : undefined;
+  }
+
+  /** A modern version from -32022 `data.supported` that this client speaks. */
+  private versionFrom(data: unknown): string | undefined {
+    const supported = (data as { supported?: unknown } | undefined)?.supported;
+    if (!Array.isArray(supported)) return undefined;
+    return MODERN_VERSIONS.find((v) => supported.includes(v));
+  }
+
+  private async answerServerRequest(m: JsonRpcRequest): Promise<JsonRpcResponse> {
+    try {
+      const result = await answerInput(this.options, m.method, m.params ?? {}, { era: this.era, signal: this.closing.signal });
+      if (m.method !== 'ping') this.legacyAsks++;
+      return success(m.id, result);
+    } catch (e) {
+      if (e instanceof MissingInputHandlerError) return failure(m.id, ErrorCode.MethodNotFound, e.message);
+      if (e instanceof ProtocolError) return failure(m.id, e.code, e.message, e.data);
+      return failure(m.id, ErrorCode.InternalError, e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  private notification(n: JsonRpcNotification): void {
+    const params = n.params ?? {};
+    if (n.method === 'notifications/progress') {
+      const cb = this.progress.get(params.progressToken as string);
+      if (cb && typeof params.progress === 'number') {
+        cb({ progress: params.progress, total: params.total as number | undefined, message: params.message as string | undefined });
+      }
+      return;
+    }
+    if (n.method === 'notifications/message') {
+      if (isLogLevel(params.level)) this.options.onLog?.({ level: params.level, logger: params.logger as string | undefined, data: params.data });
+      return;
+    }
+    for (const listener of this.changeListeners) listener(n);
+  }
+}

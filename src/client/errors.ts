@@ -1,0 +1,51 @@
+/** Client-side errors: typed so callers (and the test kit) can tell why a call stopped. */
+import { FrameworkError } from '../errors/framework-error';
+import { ProtocolError } from '../errors/protocol-error';
+import type { JsonRpcErrorObject } from '../protocol/jsonrpc';
+
+/** A call still asked for input after `maxInputRounds` answered rounds. */
+export class MaxInputRoundsError extends FrameworkError {
+  constructor(
+    readonly method: string,
+    readonly round: number,
+    readonly pendingKeys: readonly string[],
+  ) {
+    const what = pendingKeys.length ? `input for ${pendingKeys.join(', ')}` : 'another requestState-only round';
+    super(
+      'OMC_CLIENT_MAX_ROUNDS',
+      `${method} gave up in round ${round}: the server still asks for ${what} after ${round - 1} answered rounds (maxInputRounds). Raise maxInputRounds or check the server's flow.`,
+    );
+  }
+}
+
+/** The server asked for a kind of input this client has no handler for. */
+export class MissingInputHandlerError extends FrameworkError {
+  constructor(
+    readonly inputMethod: string,
+    readonly handler: string,
+    readonly key?: string,
+  ) {
+    super(
+      'OMC_CLIENT',
+      `The server asked for ${inputMethod}${key ? ` (key "${key}")` : ''} but the client has no \`${handler}\` handler. Pass \`${handler}\` in ContextClientOptions (it also declares the capability).`,
+    );
+  }
+}
+
+/** An HTTP answer that carried no JSON-RPC message. */
+export class HttpStatusError extends FrameworkError {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super('OMC_TRANSPORT', `HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ''}`);
+  }
+}
+
+export function protocolErrorOf(error: JsonRpcErrorObject, httpStatus?: number): ProtocolError {
+  return new ProtocolError(error.code, error.message, error.data, httpStatus);
+}
+
+export function transportError(message: string): FrameworkError {
+  return new FrameworkError('OMC_TRANSPORT', message);
+}

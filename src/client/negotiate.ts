@@ -1,0 +1,110 @@
+/**
+ * Choosing the era at connect (digest §1.3): a pinned version is used as given; `auto` probes
+ * `server/discover` and falls back to `initialize` when the answer is not a modern one.
+ */
+import { FrameworkError } from '../errors/framework-error';
+import { ProtocolError } from '../errors/protocol-error';
+import { ErrorCode } from '../protocol/error-codes';
+import type { JsonObject } from '../protocol/jsonrpc';
+import { Meta } from '../protocol/meta';
+import { isLegacyVersion, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/versions';
+import { HttpStatusError } from './errors';
+import { RequestTimeoutError, type ClientSession } from './client-session';
+import type { ServerDescription } from './wire-types';
+
+const MODERN_ERRORS: readonly number[] = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion];
+
+export async function negotiate(session: ClientSession): Promise<ServerDescription> {
+  const pinned = session.options.protocolVersion;
+  if (pinned !== 'auto' && pinned !== MODERN_VERSION) return initialize(session, pinned);
+  session.era = 'modern';
+  session.protocolVersion = MODERN_VERSION;
+  const probe = await probeModern(session, pinned === MODERN_VERSION);
+  if (probe.modern) return probe.description;
+  return initialize(session, probe.legacyVersion ?? LATEST_LEGACY_VERSION);
+}
+
+/** `server/discover` again (modern), for a fresh description. */
+export async function discover(session: ClientSession): Promise<ServerDescription> {
+  return describeModern(session, await session.exchange('server/discover', {}));
+}
+
+type Probe = { modern: true; description: ServerDescription } | { modern: false; legacyVersion?: string };
+
+async function probeModern(session: ClientSession, pinned: boolean): Promise<Probe> {
+  const http = session.transport.kind === 'http';
+  try {
+    const result = await session.exchange('server/discover', {}, { timeoutMs: http ? undefined : session.options.probeTimeoutMs });
+    const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
+    if (pinned || versions.includes(session.protocolVersion)) return { modern: true, description: describeModern(session, result) };
+    return { modern: false, legacyVersion: LEGACY_VERSIONS.find((v) => versions.includes(v)) };
+  } catch (e) {
+    if (pinned) {
+      // The version was chosen by the caller: a discover failure only leaves the description empty.
+      if (e instanceof ProtocolError || e instanceof HttpStatusError) return { modern: true, description: emptyModern(session) };
+      throw e;
+    }
+    if (e instanceof ProtocolError) {
+      if (e.code === ErrorCode.UnsupportedProtocolVersion) {
+        const supported = (e.data as { supported?: unknown } | undefined)?.supported;
+        const legacy = Array.isArray(supported) ? LEGACY_VERSIONS.find((v) => supported.includes(v)) : undefined;
+        if (legacy) return { modern: false, legacyVersion: legacy };
+        throw e;
+      }
+      const recognised = MODERN_ERRORS.includes(e.code) || (http && e.code === ErrorCode.MethodNotFound && e.httpStatus === 404);
+      return recognised ? { modern: true, description: emptyModern(session) } : { modern: false };
+    }
+    if (e instanceof HttpStatusError && e.status >= 400 && e.status < 500) return { modern: false };
+    if (e instanceof RequestTimeoutError && !http) return { modern: false };
+    throw e;
+  }
+}
+
+async function initialize(session: ClientSession, version: string): Promise<ServerDescription> {
+  session.era = 'legacy';
+  session.protocolVersion = version;
+  const result = await session.exchange('initialize', {
+    protocolVersion: version,
+    capabilities: session.capabilities,
+    clientInfo: session.clientInfo,
+  });
+  const negotiated = result.protocolVersion;
+  if (!isLegacyVersion(negotiated)) {
+    throw new FrameworkError('OMC_CLIENT', `The server answered initialize with protocol version ${String(negotiated)}, which this client does not speak.`);
+  }
+  session.protocolVersion = negotiated;
+  session.transport.legacySessionStarted?.(negotiated);
+  await session.notify('notifications/initialized');
+  session.transport.followServerStream?.();
+  const capabilities = isObject(result.capabilities) ? result.capabilities : {};
+  if (session.logLevel && capabilities.logging) await session.exchange('logging/setLevel', { level: session.logLevel });
+  return {
+    era: 'legacy',
+    protocolVersion: negotiated,
+    serverInfo: isObject(result.serverInfo) ? result.serverInfo : undefined,
+    capabilities,
+    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+    supportedVersions: [],
+  };
+}
+
+function describeModern(session: ClientSession, result: JsonObject): ServerDescription {
+  const meta = isObject(result._meta) ? result._meta : {};
+  const info = meta[Meta.serverInfo] ?? result.serverInfo;
+  return {
+    era: 'modern',
+    protocolVersion: session.protocolVersion,
+    serverInfo: isObject(info) ? info : undefined,
+    capabilities: isObject(result.capabilities) ? result.capabilities : {},
+    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+    supportedVersions: Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === 'string') : [],
+  };
+}
+
+function emptyModern(session: ClientSession): ServerDescription {
+  return { era: 'modern', protocolVersion: session.protocolVersion, capabilities: {}, supportedVersions: [] };
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
