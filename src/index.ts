@@ -40,6 +40,50 @@ export { injectable, inject, singleton, container } from 'tsyringe';
 // Testing
 export { MemoryClient, type MemoryClientOptions, type ServerRequestHandler } from './testing/memory-client';
 
+// Client
+export {
+  ContextClient,
+  type ClientTarget,
+  type AppTarget,
+  type CallOptions,
+  type RequestOptions,
+} from './client/context-client';
+export {
+  ContextClientOptions,
+  ClientInfoOptions,
+  type ContextClientInit,
+  type ClientProtocolVersion,
+  type InputContext,
+  type ElicitFormParams,
+  type ElicitUrlParams,
+  type ElicitationHandler,
+  type UrlElicitationHandler,
+  type SamplingHandler,
+  type RootsHandler,
+  type ProgressCallback,
+  type ProgressUpdate,
+  type LogMessage,
+} from './client/options';
+export { callInfo, type CallInfo } from './client/call-info';
+export { MaxInputRoundsError, MissingInputHandlerError, HttpStatusError } from './client/errors';
+export { RequestTimeoutError } from './client/client-session';
+export { Subscription } from './client/subscription';
+export { applyElicitationDefaults } from './client/elicitation-defaults';
+export type { HttpTarget } from './client/http/http-transport';
+export type { StdioTarget } from './client/stdio-transport';
+export type {
+  Tool as ToolInfo,
+  Prompt as PromptInfo,
+  Resource as ResourceInfo,
+  ResourceTemplate as ResourceTemplateInfo,
+  Page,
+  ListenFilter,
+  ChangeNotification,
+  ServerDescription,
+  CompleteRequest,
+  CompleteResult,
+} from './client/wire-types';
+
 // Errors and protocol
 export { ProtocolError } from './errors/protocol-error';
 export { FrameworkError, type FrameworkErrorCode } from './errors/framework-error';
