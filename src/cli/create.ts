@@ -1,0 +1,107 @@
+/** `onemodelcontext create <dir>`: a runnable, tested MCP server project. */
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import type { Transport } from './args';
+import { addComponent } from './add';
+import { packageNameFromFolder, packageNameProblem } from './names';
+import { CliError, type Output } from './output';
+import { ownPackage, templatesDir, type OwnPackage } from './package-root';
+import { renderFile } from './render';
+
+export interface CreateRequest {
+  dir: string;
+  transport: Transport;
+  force: boolean;
+  /** npm package name; defaults to one derived from the folder name. */
+  name?: string;
+}
+
+/** The first tool every new project gets (a DTO and a `ctx.confirm`). */
+export const FIRST_TOOL = 'Hello';
+
+/** Template → file in the new project. `.gitignore` is stored without its dot because npm pack drops it. */
+const PROJECT_FILES: ReadonlyArray<{ template: string; file: string }> = [
+  { template: 'tsconfig.json.tmpl', file: 'tsconfig.json' },
+  { template: 'tsconfig.build.json.tmpl', file: 'tsconfig.build.json' },
+  { template: 'jest.config.js.tmpl', file: 'jest.config.js' },
+  { template: 'gitignore.tmpl', file: '.gitignore' },
+  { template: 'README.md.tmpl', file: 'README.md' },
+  { template: 'src/app.ts.tmpl', file: 'src/app.ts' },
+];
+
+export function createProject(request: CreateRequest, out: Output, pkg: OwnPackage = ownPackage()): string {
+  const dir = resolve(request.dir);
+  const packageName = request.name ?? packageNameFromFolder(basename(dir));
+  const problem = packageNameProblem(packageName);
+  if (problem) throw new CliError(`Invalid package name "${packageName}": ${problem}. Pass --name <package> to choose one.`);
+  assertUsableFolder(dir, request.force);
+
+  out.info(`Creating ${packageName} in ${dir} (${request.transport})`);
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  mkdirSync(join(dir, 'test'), { recursive: true });
+  const write = (file: string, text: string) => {
+    writeFileSync(join(dir, file), text);
+    out.info(`  create ${file}`);
+  };
+
+  write('package.json', `${JSON.stringify(projectPackageJson(packageName, request.transport, pkg), null, 2)}\n`);
+  const values = { packageName, transportLine: request.transport === 'http' ? 'Streamable HTTP on http://127.0.0.1:3000/mcp' : 'stdio' };
+  const templates = join(templatesDir(pkg), 'project');
+  for (const { template, file } of PROJECT_FILES) write(file, renderFile(join(templates, template), values));
+  write('src/main.ts', renderFile(join(templates, 'src', `main.${request.transport}.ts.tmpl`), values));
+  addComponent({ kind: 'tool', name: FIRST_TOOL, projectDir: dir, overwrite: request.force }, out);
+
+  const cd = relative(process.cwd(), dir) || '.';
+  out.info('');
+  out.info('Done. Next:');
+  out.info(`  cd ${cd.includes(' ') ? JSON.stringify(cd) : cd}`);
+  out.info('  npm install');
+  out.info('  npm test      # the generated tests, both protocol eras');
+  out.info('  npm start     # build and serve');
+  return dir;
+}
+
+function assertUsableFolder(dir: string, force: boolean): void {
+  if (!existsSync(dir)) return;
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    throw new CliError(`${dir} exists and is not a folder.`);
+  }
+  const meaningful = entries.filter((e) => e !== '.git');
+  if (meaningful.length > 0 && !force) {
+    throw new CliError(`${dir} is not empty (${meaningful.slice(0, 3).join(', ')}${meaningful.length > 3 ? ', …' : ''}). Use an empty folder, or --force to write into it anyway (files with the same names are replaced).`);
+  }
+}
+
+/** The generated package.json: our exact tool versions, so the project builds like ours does. */
+export function projectPackageJson(name: string, transport: Transport, pkg: OwnPackage): Record<string, unknown> {
+  const ours = (table: Record<string, string>, dep: string) => {
+    const version = table[dep];
+    if (!version) throw new Error(`onemodelcontext's package.json does not list ${dep}; the scaffolder needs its version.`);
+    return version;
+  };
+  return {
+    name,
+    version: '0.1.0',
+    private: true,
+    description: `An MCP server (${transport}) built with onemodelcontext`,
+    main: 'dist/main.js',
+    scripts: {
+      build: 'tsc -p tsconfig.build.json',
+      start: 'npm run build && node dist/main.js',
+      test: 'jest',
+      typecheck: 'tsc --noEmit',
+    },
+    dependencies: {
+      onemodelcontext: `^${pkg.version}`,
+      'reflect-metadata': ours(pkg.dependencies, 'reflect-metadata'),
+      // Same version as the framework's, so both share one metadata store for the DTO decorators.
+      'class-validator': ours(pkg.dependencies, 'class-validator'),
+    },
+    devDependencies: Object.fromEntries(
+      ['@types/jest', '@types/node', 'jest', 'ts-jest', 'typescript'].map((dep) => [dep, ours(pkg.devDependencies, dep)]),
+    ),
+  };
+}

@@ -1,0 +1,147 @@
+/** create and add against a temp folder, without installing anything (the e2e test installs and runs). */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import { ownPackage } from '../../../src/cli/package-root';
+
+function capture() {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return { lines, errors, out: { info: (l: string) => lines.push(l), error: (l: string) => errors.push(l) } };
+}
+
+let root: string;
+beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'omc-cli-'))));
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const read = (...p: string[]) => readFileSync(join(root, ...p), 'utf8');
+
+describe('create', () => {
+  test('scaffolds a stdio project and prints each file it writes', () => {
+    const { lines, out } = capture();
+    expect(runCli(['create', join(root, 'My Server')], out)).toBe(0);
+    const dir = join(root, 'My Server');
+    for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'jest.config.js', '.gitignore', 'README.md', 'src/main.ts', 'src/app.ts', 'src/hello.tool.ts', 'test/hello.tool.test.ts']) {
+      expect(existsSync(join(dir, f))).toBe(true);
+      expect(lines).toContain(`  create ${f}`);
+    }
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const ours = ownPackage();
+    expect(pkg.name).toBe('my-server');
+    expect(pkg.dependencies).toEqual({
+      onemodelcontext: `^${ours.version}`,
+      'reflect-metadata': ours.dependencies['reflect-metadata'],
+      'class-validator': ours.dependencies['class-validator'],
+    });
+    expect(pkg.devDependencies).toEqual({
+      '@types/jest': '30.0.0',
+      '@types/node': ours.devDependencies['@types/node'],
+      jest: ours.devDependencies.jest,
+      'ts-jest': ours.devDependencies['ts-jest'],
+      typescript: '5.9.3',
+    });
+    const main = readFileSync(join(dir, 'src/main.ts'), 'utf8');
+    expect(main).toContain('serveStdio');
+    expect(main.split('\n').find((l) => l.startsWith('import'))).toBe("import 'reflect-metadata';");
+    expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).toContain('providers: [HelloTool]');
+    expect(readFileSync(join(dir, 'src/hello.tool.ts'), 'utf8')).toContain('ctx.confirm(');
+    expect(JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')).compilerOptions).toMatchObject({
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+      strict: true,
+      module: 'CommonJS',
+    });
+    expect(lines.join('\n')).not.toMatch(/\{\{/);
+  });
+
+  test('--transport http and --name', () => {
+    const { out } = capture();
+    expect(runCli(['create', join(root, 'p'), '--transport', 'http', '--name', '@acme/desk'], out)).toBe(0);
+    expect(read('p', 'src/main.ts')).toContain("serveHttp(createApp(), { port: Number(process.env.PORT ?? 3000), host: '127.0.0.1', path: '/mcp' })");
+    expect(JSON.parse(read('p', 'package.json')).name).toBe('@acme/desk');
+    expect(read('p', 'src/app.ts')).toContain("name: '@acme/desk'");
+  });
+
+  test('refuses a non-empty folder unless --force', () => {
+    mkdirSync(join(root, 'busy'));
+    writeFileSync(join(root, 'busy', 'notes.txt'), 'keep me');
+    const { errors, out } = capture();
+    expect(runCli(['create', join(root, 'busy')], out)).toBe(1);
+    expect(errors.join('\n')).toMatch(/is not empty \(notes\.txt\).*--force/);
+    expect(existsSync(join(root, 'busy', 'package.json'))).toBe(false);
+    expect(runCli(['create', join(root, 'busy'), '--force'], capture().out)).toBe(0);
+    expect(read('busy', 'notes.txt')).toBe('keep me');
+    // --force twice replaces the generated files instead of failing on them.
+    expect(runCli(['create', join(root, 'busy'), '--force'], capture().out)).toBe(0);
+  });
+
+  test('an invalid package name is refused before anything is written', () => {
+    const { errors, out } = capture();
+    expect(runCli(['create', join(root, 'x'), '--name', 'Bad Name'], out)).toBe(1);
+    expect(errors[0]).toMatch(/Invalid package name "Bad Name"/);
+    expect(existsSync(join(root, 'x'))).toBe(false);
+  });
+});
+
+describe('add', () => {
+  beforeEach(() => expect(runCli(['create', join(root, 'p')], capture().out)).toBe(0));
+
+  test.each([
+    ['tool', 'Weather', 'weather.tool', 'WeatherTool', '@Tool('],
+    ['prompt', 'Summary', 'summary.prompt', 'SummaryPrompt', '@Prompt('],
+    ['resource', 'Docs', 'docs.resource', 'DocsResource', '@Resource('],
+  ])('%s %s', (kind, name, moduleName, className, decorator) => {
+    const { lines, out } = capture();
+    expect(runCli(['add', kind, name, '--cwd', join(root, 'p')], out)).toBe(0);
+    expect(read('p', 'src', `${moduleName}.ts`)).toContain(decorator);
+    expect(read('p', 'src', `${moduleName}.ts`)).toContain(`export class ${className}`);
+    expect(read('p', 'test', `${moduleName}.test.ts`)).toContain("from '../src/app'");
+    expect(read('p', 'src/app.ts')).toContain(`providers: [HelloTool, ${className}]`);
+    expect(read('p', 'src/app.ts')).toContain(`import { ${className} } from './${moduleName}';`);
+    expect(lines).toEqual([`  create src/${moduleName}.ts`, `  create test/${moduleName}.test.ts`, `  update src/app.ts (${className} added to providers)`]);
+  });
+
+  test('never overwrites: a second add of the same name fails and changes nothing', () => {
+    runCli(['add', 'tool', 'Weather', '--cwd', join(root, 'p')], capture().out);
+    writeFileSync(join(root, 'p/src/weather.tool.ts'), '// mine');
+    const app = read('p', 'src/app.ts');
+    const { errors, out } = capture();
+    expect(runCli(['add', 'tool', 'Weather', '--cwd', join(root, 'p')], out)).toBe(1);
+    expect(errors[0]).toMatch(/Not overwriting src\/weather\.tool\.ts and test\/weather\.tool\.test\.ts/);
+    expect(read('p', 'src/weather.tool.ts')).toBe('// mine');
+    expect(read('p', 'src/app.ts')).toBe(app);
+  });
+
+  test('an app.ts without a providers array: clear error, no files written', () => {
+    writeFileSync(join(root, 'p/src/app.ts'), 'export const app = 1;\n');
+    const { errors, out } = capture();
+    expect(runCli(['add', 'tool', 'Weather', '--cwd', join(root, 'p')], out)).toBe(1);
+    expect(errors[0]).toMatch(/Could not find `providers: \[`/);
+    expect(existsSync(join(root, 'p/src/weather.tool.ts'))).toBe(false);
+  });
+
+  test('bad names and a folder that is not a project', () => {
+    const { errors, out } = capture();
+    expect(runCli(['add', 'tool', 'weather', '--cwd', join(root, 'p')], out)).toBe(1);
+    expect(runCli(['add', 'tool', 'Weather', '--cwd', root], out)).toBe(1);
+    expect(errors[0]).toMatch(/Invalid tool name: "weather" is not a PascalCase name/);
+    expect(errors[1]).toMatch(/src\/app\.ts not found/);
+  });
+});
+
+describe('help and version', () => {
+  test('--help prints the usage; a usage error exits 2', () => {
+    const ok = capture();
+    expect(runCli(['--help'], ok.out)).toBe(0);
+    expect(ok.lines[0]).toMatch(/^Usage:/);
+    const bad = capture();
+    expect(runCli(['frobnicate'], bad.out)).toBe(2);
+    expect(bad.errors.join('\n')).toMatch(/Unknown command "frobnicate"[\s\S]*Usage:/);
+  });
+  test('--version prints our package version', () => {
+    const { lines, out } = capture();
+    expect(runCli(['--version'], out)).toBe(0);
+    expect(lines).toEqual([ownPackage().version]);
+  });
+});
