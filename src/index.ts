@@ -31,7 +31,9 @@ export { PRINCIPAL } from './server/invoker';
 
 // Transports
 export { serveStdio, type StdioOptions, type StdioHandle } from './transports/stdio';
-export { serveHttp, createNodeHandler, HttpOptions, InMemoryEventStore, closeSseStream } from './transports/http';
+export { mcpExpress, mcpFastify, createFetchHandler } from './adapters';
+export type { McpExpressMiddleware, McpFastifyPlugin, FetchHandler } from './adapters';
+export { serveHttp, createNodeHandler, HttpOptions, CorsOptions, InMemoryEventStore, closeSseStream } from './transports/http';
 export type { HttpServerHandle, NodeHandler, EventStore, StoredEvent } from './transports/http';
 
 // Dependency injection (re-exported so apps need one import)
