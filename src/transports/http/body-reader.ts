@@ -16,6 +16,8 @@ export function decodeUtf8(bytes: Uint8Array): BodyRead {
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.resolve(TOO_LARGE(limit));
+  // Someone else (a framework's parser) already read the stream: there is nothing left to read.
+  if (req.readableEnded) return Promise.resolve({ ok: false, status: 400, reason: 'Request body was already consumed' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,0 +1,26 @@
+/**
+ * `mcpExpress(app, options)`: Express middleware serving the MCP endpoint at `options.path`
+ * (relative to where it is mounted). Works with or without `express.json()` in front of it.
+ * Type-only import: Express stays the user's dependency, not ours.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import type { McpApplication } from '../app/application';
+import { hostPolicy } from '../transports/http/host-guard';
+import { HttpEndpoint } from '../transports/http/http-endpoint';
+import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
+import { nodeHandlerFor } from '../transports/http/node-handler';
+
+export type McpExpressMiddleware = ((req: Request, res: Response, next: NextFunction) => void) & { readonly endpoint: HttpEndpoint };
+
+export function mcpExpress(app: McpApplication, options: Partial<HttpOptions> = {}): McpExpressMiddleware {
+  const opts = validateHttpOptions(options);
+  const endpoint = new HttpEndpoint(app, opts, hostPolicy(opts));
+  const handle = nodeHandlerFor(endpoint, { matchPath: false });
+  const middleware = (req: Request, res: Response, next: NextFunction): void => {
+    if (req.path !== opts.path) return next();
+    // A body parser in front already consumed the stream: take its result; otherwise read it ourselves.
+    const parsed = req.readableEnded && req.body !== undefined ? req.body : undefined;
+    handle(req, res, parsed);
+  };
+  return Object.assign(middleware, { endpoint });
+}

@@ -1,0 +1,33 @@
+/**
+ * `mcpFastify(app, options)`: a Fastify plugin serving the MCP endpoint at `options.path`.
+ * Inside the plugin's own scope the body is left unparsed so our limits and strict decoding
+ * apply; the reply is hijacked and written by the endpoint. Type-only import of Fastify.
+ */
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { McpApplication } from '../app/application';
+import { hostPolicy } from '../transports/http/host-guard';
+import { HttpEndpoint } from '../transports/http/http-endpoint';
+import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
+import { nodeHandlerFor } from '../transports/http/node-handler';
+
+export type McpFastifyPlugin = FastifyPluginAsync & { readonly endpoint: HttpEndpoint };
+
+export function mcpFastify(app: McpApplication, options: Partial<HttpOptions> = {}): McpFastifyPlugin {
+  const opts = validateHttpOptions(options);
+  const endpoint = new HttpEndpoint(app, opts, hostPolicy(opts));
+  const handle = nodeHandlerFor(endpoint, { matchPath: false });
+  const plugin = async (fastify: FastifyInstance): Promise<void> => {
+    fastify.removeAllContentTypeParsers();
+    // Leave the stream unread: the endpoint reads it under its own byte cap.
+    fastify.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    fastify.route({
+      method: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      url: opts.path,
+      handler: (request, reply) => {
+        reply.hijack();
+        handle(request.raw, reply.raw);
+      },
+    });
+  };
+  return Object.assign(plugin, { endpoint });
+}
