@@ -16,19 +16,10 @@ import type { InputRequest } from '../protocol/types';
 import type { RequestIO } from './request-io';
 import type { RequestScope } from './request-scope';
 import type { ServerLogger } from './server-logger';
+import type { RequestStateCodec, StateBinding } from '../state';
 
-/** The slice of the requestState codec the engine uses (filled by src/state). */
-export interface StateSealer {
-  seal(payload: unknown, binding: StateBinding, flowStartedAt?: number): string;
-  open(token: unknown, binding: StateBinding): Promise<{ payload: unknown; flowStartedAt: number }>;
-}
-export interface StateBinding {
-  method: string;
-  target: string;
-  principal?: string;
-  revision: string;
-  params: unknown;
-}
+/** The slice of the requestState codec the engine uses. */
+export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open'>;
 
 /** The one wire error for every refused requestState (the reason goes to the server log only). */
 export function stateRefused(): ProtocolError {

@@ -12,6 +12,8 @@ import type { RequestScope } from '../request-scope';
 import { promptResult, resourceResult, toolError, toolResult } from '../results';
 import type { ServerCore } from '../server-core';
 import { makeContext } from './call-context';
+import type { Context } from '../../context/context';
+import type { HandlerSource } from '../../registry/definitions';
 
 function name(params: JsonObject | undefined, method: string): string {
   const n = params?.name;
@@ -19,11 +21,24 @@ function name(params: JsonObject | undefined, method: string): string {
   return n;
 }
 
-/** What a failed handler becomes outside tools/call: protocol errors pass, anything else is -32603. */
-function asProtocolError(e: unknown, core: ServerCore, owner: string): unknown {
-  if (e instanceof ProtocolError || e instanceof InputRequiredSignal) return e;
-  core.logger.error(`handler ${owner} failed`, { error: e instanceof Error ? e.message : String(e) });
-  return ProtocolError.internal(e instanceof FrameworkError ? e.message : 'Internal error');
+/**
+ * Runs a prompt or resource handler: protocol errors and the input signal pass through, anything
+ * else becomes -32603 (a framework error keeps its message, which is written for developers).
+ */
+async function invokeStrict(
+  core: ServerCore,
+  def: { source: HandlerSource; owner: string },
+  input: unknown,
+  ctx: Context,
+  shape: (value: unknown) => JsonObject,
+): Promise<JsonObject> {
+  try {
+    return shape(await core.invoker.invoke(def.source, input, ctx));
+  } catch (e) {
+    if (e instanceof ProtocolError || e instanceof InputRequiredSignal) throw e;
+    core.logger.error(`handler ${def.owner} failed`, { error: e instanceof Error ? e.message : String(e) });
+    throw ProtocolError.internal(e instanceof FrameworkError ? e.message : 'Internal error');
+  }
 }
 
 export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: RequestScope, io: RequestIO): Promise<Outcome<JsonObject>> {
@@ -72,14 +87,8 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
     params,
     scope,
     io,
-    run: async (asks, state) => {
-      const ctx = makeContext(req, scope, io, asks, state);
-      try {
-        return promptResult(await core.invoker.invoke(def.source, checked.value, ctx)) as unknown as JsonObject;
-      } catch (e) {
-        throw asProtocolError(e, core, def.owner);
-      }
-    },
+    run: (asks, state) =>
+      invokeStrict(core, def, checked.value, makeContext(req, scope, io, asks, state), (v) => promptResult(v) as unknown as JsonObject),
   });
 }
 
@@ -102,13 +111,7 @@ export async function readResource(core: ServerCore, req: JsonRpcRequest, scope:
     params,
     scope,
     io,
-    run: async (asks, state) => {
-      const ctx = makeContext(req, scope, io, asks, state);
-      try {
-        return resourceResult(def, uri, await core.invoker.invoke(def.source, input, ctx)) as unknown as JsonObject;
-      } catch (e) {
-        throw asProtocolError(e, core, def.owner);
-      }
-    },
+    run: (asks, state) =>
+      invokeStrict(core, def, input, makeContext(req, scope, io, asks, state), (v) => resourceResult(def, uri, v) as unknown as JsonObject),
   });
 }
