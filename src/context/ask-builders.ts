@@ -101,6 +101,7 @@ export function sampleAsk(request: SampleRequest | string, options: AskOptions =
     typeof request === 'string'
       ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: 1000 }
       : { ...request, maxTokens: request.maxTokens ?? 1000 };
+  // Sampling with tools exists only from 2025-11-25 on and needs sampling.tools: the capability check covers both.
   const needsTools = params.tools !== undefined || params.toolChoice !== undefined;
   return {
     kind: 'sampling',

@@ -4,6 +4,7 @@ import type { JsonObject } from '../protocol/jsonrpc';
 import type { ClientCapabilities } from '../protocol/types';
 import type { AskPort } from './ask-port';
 import type { Ask } from './asks';
+import { legacyFeatures, type LegacyVersion } from '../protocol/versions';
 
 /** Sends one request to the client and resolves with its result (rejects on error, abort or timeout). */
 export type ClientRequester = (
@@ -14,6 +15,8 @@ export type ClientRequester = (
 
 export interface LegacyAskOptions {
   capabilities: ClientCapabilities;
+  /** The negotiated revision: older ones lack some asks whatever the client declared. */
+  protocolVersion: LegacyVersion;
   /** Undefined when the connection has no push channel (stateless legacy HTTP). */
   requester?: ClientRequester;
   signal: AbortSignal;
@@ -31,6 +34,13 @@ export class LegacyAskPort implements AskPort {
 
   async ask<T>(ask: Ask<T>): Promise<T> {
     const { requester, capabilities, signal, timeoutMs } = this.options;
+    const missingInRevision = revisionLacks(ask.kind, this.options.protocolVersion);
+    if (missingInRevision) {
+      throw new FrameworkError(
+        'OMC_ASK_UNAVAILABLE',
+        `Protocol revision ${this.options.protocolVersion} has no ${missingInRevision}; the client must negotiate a newer revision.`,
+      );
+    }
     if (!ask.supportedBy(capabilities)) {
       throw new FrameworkError(
         'OMC_ASK_UNAVAILABLE',
@@ -69,6 +79,13 @@ export class LegacyAskPort implements AskPort {
       }, { once: true });
     });
   }
+}
+
+function revisionLacks(kind: Ask<unknown>['kind'], v: LegacyVersion): string | undefined {
+  const f = legacyFeatures(v);
+  if (kind === 'elicitation' && !f.elicitation) return 'elicitation';
+  if (kind === 'urlElicitation' && !f.urlElicitation) return 'URL elicitation';
+  return undefined;
 }
 
 function describe(requires: Record<string, unknown>): string {

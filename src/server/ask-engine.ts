@@ -13,6 +13,7 @@ import { ErrorCode } from '../protocol/error-codes';
 import { ProtocolError } from '../errors/protocol-error';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { InputRequest } from '../protocol/types';
+import type { LegacyVersion } from '../protocol/versions';
 import type { RequestIO } from './request-io';
 import type { RequestScope } from './request-scope';
 import type { ServerLogger } from './server-logger';
@@ -49,6 +50,7 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
   if (r.scope.era === 'legacy') {
     const port = new LegacyAskPort({
       capabilities: r.scope.clientCapabilities,
+      protocolVersion: r.scope.protocolVersion as LegacyVersion,
       requester: r.io.requester,
       signal: r.io.signal,
       timeoutMs: deps.legacyAskTimeoutMs,

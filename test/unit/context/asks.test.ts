@@ -325,3 +325,13 @@ describe('legacy real await', () => {
     expect(reply.message).toMatchObject({ result: { isError: true, content: [{ text: expect.stringMatching(/no channel for server-to-client requests/) }] } });
   });
 });
+
+describe('legacy revisions gate asks whatever the client declares', () => {
+  test('2025-03-26 has no elicitation; 2025-06-18 has form but not URL elicitation', async () => {
+    const old = await MemoryClient.connect(app, { era: 'legacy', protocolVersion: '2025-03-26', capabilities: allCaps, handlers: answerer() });
+    const r = await old.request('tools/call', { name: 'single' });
+    expect(r).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/2025-03-26 has no elicitation/) }] });
+    const mid = await MemoryClient.connect(app, { era: 'legacy', protocolVersion: '2025-06-18', capabilities: allCaps, handlers: answerer() });
+    expect(await mid.request('tools/call', { name: 'single' })).toMatchObject({ content: [{ text: 'Hello, Ada!' }] });
+  });
+});
