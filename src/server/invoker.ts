@@ -9,15 +9,20 @@ import { isContextType, type HandlerSource } from '../registry/definitions';
 
 export const PRINCIPAL = Symbol.for('onemodelcontext:principal');
 
+type Make = (ctx: Context) => unknown;
+type ArgKind = 'context' | 'signal' | 'input';
+
 export class Invoker {
-  private readonly needsChild = new Map<Function, boolean>();
+  /** How to get an instance of each provider class, decided on first use. */
+  private readonly makers = new Map<Function, Make>();
+  private readonly argKinds = new WeakMap<HandlerSource, readonly ArgKind[]>();
 
   constructor(private readonly root: DependencyContainer) {}
 
   async invoke(source: HandlerSource, input: unknown, ctx: Context): Promise<unknown> {
     if (source.kind === 'function') return source.fn(input, ctx as never);
     const instance = this.instance(source.cls, ctx) as Record<string, (...a: unknown[]) => unknown>;
-    const args = source.paramTypes.map((t) => (isContextType(t) ? ctx : t === AbortSignal ? ctx.signal : input));
+    const args = this.kinds(source).map((k) => (k === 'context' ? ctx : k === 'signal' ? ctx.signal : input));
     return instance[source.method]!(...args);
   }
 
@@ -29,15 +34,37 @@ export class Invoker {
   }
 
   private instance(cls: Function, ctx: Context): unknown {
-    let child = this.needsChild.get(cls);
-    if (child === undefined) {
-      child = (MetadataStore.constructorParamTypes(cls)?.length ?? 0) > 0;
-      this.needsChild.set(cls, child);
+    let make = this.makers.get(cls);
+    if (!make) {
+      make = this.maker(cls as new () => unknown);
+      this.makers.set(cls, make);
     }
-    if (!child) return this.root.resolve(cls as new () => unknown);
-    const scope = this.root.createChildContainer();
-    scope.register(Context, { useValue: ctx });
-    scope.register(PRINCIPAL, { useValue: ctx.principal });
-    return scope.resolve(cls as new () => unknown);
+    return make(ctx);
+  }
+
+  /** What each parameter receives, computed once per handler. */
+  private kinds(source: Extract<HandlerSource, { kind: 'method' }>): readonly ArgKind[] {
+    let kinds = this.argKinds.get(source);
+    if (!kinds) {
+      kinds = source.paramTypes.map((t) => (isContextType(t) ? 'context' : t === AbortSignal ? 'signal' : 'input'));
+      this.argKinds.set(source, kinds);
+    }
+    return kinds;
+  }
+
+  /**
+   * Registered classes (e.g. @singleton) resolve through the container; classes with constructor
+   * dependencies get a child container holding this request's Context; the rest are plain `new`
+   * (what the container would do, without its lookups on the hot path).
+   */
+  private maker(cls: new () => unknown): Make {
+    if (this.root.isRegistered(cls, true)) return () => this.root.resolve(cls);
+    if ((MetadataStore.constructorParamTypes(cls)?.length ?? 0) === 0) return () => new cls();
+    return (ctx) => {
+      const scope = this.root.createChildContainer();
+      scope.register(Context, { useValue: ctx });
+      scope.register(PRINCIPAL, { useValue: ctx.principal });
+      return scope.resolve(cls);
+    };
   }
 }
