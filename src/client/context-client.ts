@@ -23,7 +23,9 @@ import type { ClientTransport } from './transport';
 import type { CompleteRequest, CompleteResult, ListenFilter, Page, Prompt, Resource, ResourceTemplate, ServerDescription, Tool } from './wire-types';
 
 export type AppTarget = { app: McpApplication; principal?: Principal };
-export type ClientTarget = HttpTarget | StdioTarget | AppTarget;
+/** Any ClientTransport (a custom wire, or a fake in tests). */
+export type TransportTarget = { transport: ClientTransport };
+export type ClientTarget = HttpTarget | StdioTarget | AppTarget | TransportTarget;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -205,6 +207,7 @@ export class ContextClient {
 }
 
 function createTransport(target: ClientTarget): ClientTransport {
+  if ('transport' in target) return target.transport;
   if ('app' in target) return new MemoryTransport(target.app, target.principal);
   if ('command' in target) return new StdioTransport(target);
   return new HttpTransport(target);
