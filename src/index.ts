@@ -47,6 +47,7 @@ export {
   ContextClient,
   type ClientTarget,
   type AppTarget,
+  type TransportTarget,
   type CallOptions,
   type RequestOptions,
 } from './client/context-client';
@@ -72,6 +73,7 @@ export { RequestTimeoutError } from './client/client-session';
 export { Subscription } from './client/subscription';
 export { applyElicitationDefaults } from './client/elicitation-defaults';
 export type { HttpTarget } from './client/http/http-transport';
+export type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from './client/transport';
 export type { StdioTarget } from './client/stdio-transport';
 export type {
   Tool as ToolInfo,
