@@ -1,0 +1,141 @@
+/**
+ * The whole user path, for real: build and pack this package, scaffold a project with the CLI,
+ * install the tarball and the template's dev dependencies, type-check, run the generated tests,
+ * `onemodelcontext add tool Weather` through the installed bin, run the tests again, and talk to
+ * the built server over stdio. Slow (npm install): minutes, not seconds.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const repo = join(__dirname, '..', '..', '..');
+/** Where to pack from: the repository, or a staged copy when trying package.json changes first. */
+const packDir = process.env.OMC_PACK_DIR ?? repo;
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const MINUTES = 60_000;
+
+let work: string;
+let project: string;
+let tarball: string;
+
+function run(command: string, args: string[], cwd: string): string {
+  try {
+    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`);
+  }
+}
+
+/** Runs the project's jest with a JSON report and returns the passed test names. */
+function passedTests(cwd: string): string[] {
+  const report = join(work, `jest-${Date.now()}.json`);
+  run(npx, ['jest', '--ci', '--json', `--outputFile=${report}`], cwd);
+  const json = JSON.parse(readFileSync(report, 'utf8')) as { success: boolean; testResults: { assertionResults: { fullName: string; status: string }[] }[] };
+  expect(json.success).toBe(true);
+  return json.testResults.flatMap((r) => r.assertionResults.filter((a) => a.status === 'passed').map((a) => a.fullName));
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'omc-scaffold-'));
+  project = join(work, 'weather-desk');
+  run(npm, ['run', 'build'], repo);
+  const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', work], packDir)) as { filename: string; files: { path: string }[] }[];
+  const files = packed[0]!.files.map((f) => f.path);
+  // The CLI needs its bin and its templates inside the published package.
+  expect(files).toEqual(expect.arrayContaining(['bin/onemodelcontext.js', 'dist/cjs/cli/main.js', 'templates/add/tool.ts.tmpl', 'templates/project/gitignore.tmpl']));
+  tarball = join(work, packed[0]!.filename);
+}, 5 * MINUTES);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('create → install → tsc → jest → add tool Weather → jest → serve over stdio', async () => {
+  const created = run(process.execPath, [join(repo, 'bin', 'onemodelcontext.js'), 'create', project], work);
+  expect(created).toMatch(/create src\/hello\.tool\.ts/);
+
+  run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project);
+  run(npx, ['tsc', '--noEmit'], project);
+  expect(passedTests(project)).toEqual(expect.arrayContaining([expect.stringMatching(/^hello tool is listed/)]));
+
+  // The installed package's own bin, as a user would run it.
+  const added = run(npx, ['onemodelcontext', 'add', 'tool', 'Weather'], project);
+  expect(added).toMatch(/update src\/app\.ts \(WeatherTool added to providers\)/);
+  run(npx, ['tsc', '--noEmit'], project);
+  const passed = passedTests(project);
+  expect(passed).toEqual(expect.arrayContaining(['weather tool is listed with its input schema', 'hello tool is listed with its input schema']));
+  expect(passed.filter((n) => n.startsWith('weather tool'))).toHaveLength(4);
+
+  run(npm, ['run', 'build'], project);
+  expect(await toolsOverStdio(join(project, 'dist', 'main.js'))).toEqual(['hello', 'weather']);
+}, 8 * MINUTES);
+
+test('--transport http scaffolds a project that type-checks and serves', async () => {
+  const httpProject = join(work, 'http-desk');
+  run(process.execPath, [join(repo, 'bin', 'onemodelcontext.js'), 'create', httpProject, '--transport', 'http'], work);
+  // Reuse the first project's install; resolution walks up from http-desk/ through this symlink.
+  symlinkSync(join(project, 'node_modules'), join(httpProject, 'node_modules'), 'dir');
+  run(npx, ['tsc', '--noEmit'], httpProject);
+  run(npx, ['tsc', '-p', 'tsconfig.build.json'], httpProject);
+  expect(readdirSync(join(httpProject, 'dist'))).toContain('main.js');
+  const tools = await toolsOverHttp(join(httpProject, 'dist', 'main.js'));
+  expect(tools).toEqual(['hello']);
+}, 3 * MINUTES);
+
+const modernMeta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'scaffold-e2e', version: '1.0.0' },
+};
+
+function toolsOverStdio(entry: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [entry], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) {
+        child.stdin.end();
+        const reply = JSON.parse(line) as { result?: { tools: { name: string }[] } };
+        resolve((reply.result?.tools ?? []).map((t) => t.name).sort());
+      }
+    });
+    child.once('error', reject);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta } })}\n`);
+  });
+}
+
+async function toolsOverHttp(entry: string): Promise<string[]> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const child = spawn(process.execPath, [entry], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: String(port) } });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => chunk.toString().includes('listening on') && resolve());
+      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    });
+    const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta } }),
+    });
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    const reply = JSON.parse(text) as { result: { tools: { name: string }[] } };
+    return reply.result.tools.map((t) => t.name);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+test('the tarball exists (guards the beforeAll)', () => {
+  expect(existsSync(tarball)).toBe(true);
+});
