@@ -3,7 +3,7 @@ import { callInfo, ContextClient, type ContextClientInit } from '../../../src';
 import { fixtureApp } from './fixture-app';
 
 const handlers: ContextClientInit = {
-  elicitation: (params) => ({ action: 'accept', content: params.message === 'Where to?' ? { city: 'Paris' } : { name: 'Ada' } }),
+  elicitation: (params) => ({ action: 'accept', content: (params.message === 'Where to?' ? { city: 'Paris' } : { name: 'Ada' }) as Record<string, string> }),
   sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'short' }, model: 'test-model' }),
   roots: () => [{ uri: 'file:///work' }],
 };

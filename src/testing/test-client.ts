@@ -1,0 +1,101 @@
+/**
+ * The test kit (DESIGN D11): connect a ContextClient to an app (in memory, or any ClientTarget)
+ * for a chosen revision, answer its asks from a script, and read results with their rounds.
+ */
+import { McpApplication } from '../app/application';
+import { callInfo } from '../client/call-info';
+import { ContextClient, type CallOptions, type ClientTarget } from '../client/context-client';
+import type { ContextClientInit, InputContext } from '../client/options';
+import type { JsonObject } from '../protocol/jsonrpc';
+import type { CallToolResult, ContentBlock, CreateMessageResult, ElicitResult, GetPromptResult, ReadResourceResult, Root } from '../protocol/types';
+import { AnswerScript, ASK_KINDS, type AskKind, type RecordedAsk, type ScriptedAnswers } from './scripted-answers';
+
+export type TestEra = '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26';
+
+export interface TestClientOptions extends Omit<ContextClientInit, 'protocolVersion' | 'elicitation' | 'urlElicitation' | 'sampling' | 'roots'> {
+  /** The revision to speak (default 2026-07-28). */
+  era?: TestEra;
+  answers?: ScriptedAnswers;
+  /** Capabilities the simulated client declares (default: all four kinds). */
+  declare?: AskKind[];
+}
+
+/** A finished call: the result, how many rounds and asks it took, and its text. */
+export interface Run<R> {
+  result: R;
+  rounds: number;
+  asks: number;
+  text: string;
+}
+
+export class TestClient {
+  /** Every ask the server made, in order, across calls. */
+  readonly asks: RecordedAsk[] = [];
+
+  private constructor(
+    readonly client: ContextClient,
+    private readonly script: AnswerScript,
+  ) {}
+
+  static async connect(target: McpApplication | ClientTarget, options: TestClientOptions = {}): Promise<TestClient> {
+    const { era = '2026-07-28', answers, declare = [...ASK_KINDS], ...rest } = options;
+    const script = new AnswerScript(answers);
+    const asks: RecordedAsk[] = [];
+    const ask = async (kind: AskKind, params: JsonObject, ctx: InputContext) => {
+      const recorded: RecordedAsk = { kind, key: ctx.key, params, era: ctx.era };
+      asks.push(recorded);
+      return script.answer(recorded);
+    };
+    const handlers: ContextClientInit = {};
+    if (declare.includes('elicitation')) handlers.elicitation = async (p, c) => (await ask('elicitation', p, c)) as ElicitResult;
+    if (declare.includes('urlElicitation')) handlers.urlElicitation = async (p, c) => (await ask('urlElicitation', p, c)) as ElicitResult;
+    if (declare.includes('sampling')) handlers.sampling = async (p, c) => (await ask('sampling', p as unknown as JsonObject, c)) as CreateMessageResult;
+    if (declare.includes('roots')) handlers.roots = async (c) => (await ask('roots', {}, c)) as Root[] | { roots: Root[] };
+    const clientTarget: ClientTarget = target instanceof McpApplication ? { app: target } : target;
+    const client = await ContextClient.connect(clientTarget, { clientInfo: { name: 'onemodelcontext-test-client', version: '0.1.0' }, ...rest, ...handlers, protocolVersion: era });
+    const kit = new TestClient(client, script);
+    (kit as { asks: RecordedAsk[] }).asks = asks;
+    return kit;
+  }
+
+  get era(): 'modern' | 'legacy' {
+    return this.client.era;
+  }
+
+  async callTool(name: string, args: JsonObject = {}, options?: CallOptions): Promise<Run<CallToolResult>> {
+    this.script.reset();
+    return run(await this.client.callTool(name, args, options), (r) => r.content);
+  }
+
+  async getPrompt(name: string, args: Record<string, string> = {}, options?: CallOptions): Promise<Run<GetPromptResult>> {
+    this.script.reset();
+    return run(await this.client.getPrompt(name, args, options), (r) => r.messages.map((m) => m.content));
+  }
+
+  async readResource(uri: string, options?: CallOptions): Promise<Run<ReadResourceResult>> {
+    this.script.reset();
+    const result = await this.client.readResource(uri, options);
+    return { ...info(result), result, text: result.contents.map((c) => ('text' in c ? c.text : '')).join('') };
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
+
+/** Shorthand for `TestClient.connect`. */
+export function connectTestClient(target: McpApplication | ClientTarget, options?: TestClientOptions): Promise<TestClient> {
+  return TestClient.connect(target, options);
+}
+
+function run<R extends object>(result: R, blocks: (r: R) => ContentBlock[]): Run<R> {
+  const text = blocks(result)
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join('');
+  return { ...info(result), result, text };
+}
+
+function info(result: object): { rounds: number; asks: number } {
+  const i = callInfo(result);
+  return { rounds: i?.rounds ?? 1, asks: i?.asks ?? 0 };
+}
