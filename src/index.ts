@@ -41,6 +41,9 @@ export { injectable, inject, singleton, container } from 'tsyringe';
 
 // Testing
 export { MemoryClient, type MemoryClientOptions, type ServerRequestHandler } from './testing/memory-client';
+export { TestClient, connectTestClient, type TestClientOptions, type TestEra, type Run } from './testing/test-client';
+export { forEachEra, bothEras, BOTH_ERAS } from './testing/eras';
+export type { ScriptedAnswers, Answer, AskKind, RecordedAsk } from './testing/scripted-answers';
 
 // Client
 export {
