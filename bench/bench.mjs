@@ -1,0 +1,59 @@
+// `npm run bench` (full) and `bench/smoke.sh` (--smoke): every scenario of issue #8 against the
+// peers, start-up, memory, the requestState codec; writes results JSON, RESULTS.md and results.svg.
+// Asserts nothing: it measures, checks every response, and prints the ratios.
+//
+//   node bench/bench.mjs [--smoke] [--only echo-2026,mrtr] [--rounds 5] [--warmup 2] [--duration 5]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { SCENARIOS } from './lib/scenarios.mjs';
+import { runScenario } from './lib/run-scenario.mjs';
+import { scenarioRatios } from './lib/ratios.mjs';
+import { pinSelf } from './lib/procs.mjs';
+import { machineInfo } from './lib/machine.mjs';
+import { measureStartup } from './lib/startup.mjs';
+import { measureSessions } from './lib/sessions.mjs';
+import { runStateCodec } from './lib/state-codec.mjs';
+import { writeReport } from './lib/report.mjs';
+import { snapshotDist } from './lib/dist-snapshot.mjs';
+
+const { values: args } = parseArgs({ options: {
+  smoke: { type: 'boolean', default: false },
+  only: { type: 'string' },
+  rounds: { type: 'string' }, warmup: { type: 'string' }, duration: { type: 'string' },
+  'no-report': { type: 'boolean', default: false },
+} });
+
+// Full: 5 rounds of 2 s warm-up + 5 s measured per load (~15 min). Smoke: one short round (~1-2 min).
+const base = args.smoke ? { rounds: 1, warmupS: 0.5, durationS: 1.5, startupRuns: 1, sessions: 200 } : { rounds: 5, warmupS: 2, durationS: 5, startupRuns: 5, sessions: 1000 };
+const opts = { ...base, rounds: Number(args.rounds ?? base.rounds), warmupS: Number(args.warmup ?? base.warmupS), durationS: Number(args.duration ?? base.durationS) };
+const only = args.only ? new Set(args.only.split(',')) : undefined;
+const wanted = (id) => !only || only.has(id);
+
+pinSelf(1); // the load generator on CPU 1, servers on CPU 0
+snapshotDist();
+const results = { machine: machineInfo(), options: { ...opts, smoke: args.smoke }, started: new Date().toISOString(), scenarios: [] };
+const outDir = fileURLToPath(new URL(args.smoke ? './out/' : './', import.meta.url));
+mkdirSync(outDir, { recursive: true });
+const save = () => writeFileSync(`${outDir}results.json`, `${JSON.stringify(results, null, 1)}\n`);
+
+for (const scenario of SCENARIOS) {
+  if (!wanted(scenario.id)) continue;
+  console.error(`scenario ${scenario.id}: ${scenario.title}`);
+  const connections = args.smoke && scenario.id !== 'echo-2026' ? scenario.connections.slice(0, 1) : scenario.connections;
+  results.scenarios.push(await runScenario({ ...scenario, connections }, opts));
+  save();
+}
+if (wanted('startup')) { console.error('start-up'); results.startup = await measureStartup(opts.startupRuns); save(); }
+if (wanted('sessions')) { console.error('idle sessions'); results.sessions = await measureSessions(opts.sessions); save(); }
+if (wanted('state-codec')) { console.error('state codec'); results.stateCodec = runStateCodec(); save(); }
+results.finished = new Date().toISOString();
+save();
+
+for (const s of results.scenarios) {
+  console.log(`\n${s.title}`);
+  console.table(scenarioRatios(s).map((r) => ({ ours: r.ours, vs: r.other, conns: r.connections, median: r.median.toFixed(3), perRound: r.perRound.map((x) => x.toFixed(3)).join(' ') })));
+}
+if (results.startup) console.table(results.startup.summary);
+if (results.sessions) console.table(results.sessions.summary);
+if (!args['no-report']) writeReport(results, outDir);

@@ -1,0 +1,33 @@
+// The scenarios of issue #8. The first loads marked `ours` are compared with every other load of
+// the same scenario, round by round.
+import { load, SIGNUP, SIGNUP_TEXT } from './targets.mjs';
+
+const ours = (label, proc, kind, extra) => ({ ...load(label, proc, kind, extra), ours: true });
+const signup = { call: SIGNUP, expectText: SIGNUP_TEXT };
+
+export const SCENARIOS = [
+  {
+    id: 'echo-2026', title: 'tools/call echo, 2026-07-28, JSON response', connections: [32, 1],
+    loads: [ours('ours', 'ours-echo', 'call'), load('sdk-v2', 'v2-echo', 'call'), load('sdk-v1 (2025-11-25 wire)', 'v1', 'legacy'), load('raw node:http', 'raw', 'call')],
+  },
+  {
+    id: 'echo-legacy', title: 'tools/call echo, 2025-11-25 (ours: one initialized session)', connections: [32],
+    loads: [ours('ours (session)', 'ours-echo', 'session'), load('sdk-v1 (stateless)', 'v1', 'legacy'), load('sdk-v2 legacy fallback (stateless, SSE)', 'v2-echo', 'legacy')],
+  },
+  {
+    id: 'form10', title: 'tools/call with a 10-field validated DTO, 2026-07-28', connections: [32],
+    loads: [ours('ours', 'ours-form10', 'call', signup), load('sdk-v2', 'v2-form10', 'call', signup)],
+  },
+  {
+    id: 'list-200', title: 'tools/list with 200 tools, 2026-07-28', connections: [32],
+    loads: [ours('ours', 'ours-200', 'list', { tools: 200 }), load('sdk-v2', 'v2-200', 'list', { tools: 200 })],
+  },
+  {
+    id: 'echo-200', title: 'tools/call echo with 200 registered tools (flatness), 2026-07-28', connections: [32],
+    loads: [ours('ours, 200 tools', 'ours-200', 'call'), load('ours, 1 tool', 'ours-echo', 'call'), load('sdk-v2, 200 tools', 'v2-200', 'call')],
+  },
+  {
+    id: 'mrtr', title: 'MRTR: elicitation round then completion (one flow = 2 requests), 2026-07-28', connections: [32],
+    loads: [ours('ours HMAC state', 'ours-mrtr-hmac', 'mrtr'), ours('ours AES-GCM state', 'ours-mrtr-aes', 'mrtr'), load('sdk-v2 createRequestStateCodec', 'v2-mrtr', 'mrtr')],
+  },
+];

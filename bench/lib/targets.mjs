@@ -1,0 +1,33 @@
+// What runs: server processes (file, env, port) and the loads aimed at them.
+import { fileURLToPath } from 'node:url';
+
+const server = (name) => fileURLToPath(new URL(`../servers/${name}`, import.meta.url));
+
+/** Every server process a scenario may need; each runs alone on CPU 0. */
+export const PROCESSES = {
+  'ours-echo': { file: server('ours.cjs'), port: 4211, env: { TOOLS: 'echo' } },
+  'ours-form10': { file: server('ours.cjs'), port: 4212, env: { TOOLS: 'echo,form10' } },
+  'ours-200': { file: server('ours.cjs'), port: 4213, env: { TOOLS: 'echo', NTOOLS: '200' } },
+  'ours-mrtr-hmac': { file: server('ours.cjs'), port: 4214, env: { TOOLS: 'echo,confirm_echo' } },
+  'ours-mrtr-aes': { file: server('ours.cjs'), port: 4215, env: { TOOLS: 'echo,confirm_echo', ENCRYPT: '1' } },
+  'v2-echo': { file: server('sdk-v2.mjs'), port: 4221, env: { TOOLS: 'echo' } },
+  'v2-form10': { file: server('sdk-v2.mjs'), port: 4222, env: { TOOLS: 'echo,form10' } },
+  'v2-200': { file: server('sdk-v2.mjs'), port: 4223, env: { TOOLS: 'echo', NTOOLS: '200' } },
+  'v2-mrtr': { file: server('sdk-v2.mjs'), port: 4224, env: { TOOLS: 'echo,confirm_echo' } },
+  'v1': { file: server('sdk-v1.mjs'), port: 4231, env: {} },
+  'raw': { file: server('raw.mjs'), port: 4241, env: {} },
+};
+
+export const ECHO = { name: 'echo', arguments: { text: 'hello' } };
+export const SIGNUP = {
+  name: 'signup',
+  arguments: { name: 'Ada Lovelace', email: 'ada@example.com', age: 36, country: 'NL', city: 'Utrecht', zip: '35120',
+    newsletter: true, score: 97.5, tags: ['math', 'engines'], note: 'first programmer' },
+};
+export const SIGNUP_TEXT = 'Ada Lovelace <ada@example.com>';
+
+/**
+ * A load: `proc` answers `kind` requests. kinds: call (2026, JSON), list (2026 tools/list),
+ * legacy (2025-11-25 without session), session (2025-11-25 on one initialized session), mrtr (two rounds).
+ */
+export const load = (label, proc, kind, extra = {}) => ({ label, proc, kind, call: ECHO, expectText: 'hello', ...extra });

@@ -1,0 +1,78 @@
+// onemodelcontext over its own Streamable HTTP transport (serveHttp on node:http), from dist/cjs.
+// Env: PORT, TOOLS (comma list of echo|form10|confirm_echo), NTOOLS (total incl. echo; extras are
+// generated), ENCRYPT=1 (AES-GCM requestState instead of HMAC).
+const { resolve } = require('node:path');
+const { randomBytes } = require('node:crypto');
+const { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, IsArray, Length, Matches, Max, MaxLength, Min } = require('class-validator');
+const { decorateMethod, decorateProperty } = require('./decorate.cjs');
+require('./mem-probe.cjs');
+
+// bench.mjs points OMC_DIST at a snapshot of dist/cjs, so a rebuild mid-run cannot break it.
+const DIST = process.env.OMC_DIST || resolve(__dirname, '../../dist/cjs');
+const omc = require(`${DIST}/index.js`);
+// serveHttp is reached through the transport's own index until src/index.ts exports it.
+const serveHttp = omc.serveHttp ?? require(`${DIST}/transports/http/index.js`).serveHttp;
+const { McpApplication, ContextServerModule, Context, Tool, Field } = omc;
+
+const port = Number(process.env.PORT || 4201);
+const tools = new Set((process.env.TOOLS || 'echo').split(','));
+const ntools = Number(process.env.NTOOLS || 1);
+
+class EchoArgs {}
+decorateProperty(EchoArgs, 'text', String, [IsString(), Field({ description: 'What to echo' })]);
+
+class ExtraArgs {}
+decorateProperty(ExtraArgs, 'text', String, [IsString()]);
+decorateProperty(ExtraArgs, 'n', Number, [IsOptional(), IsNumber()]);
+
+/** Ten validated fields: what a real "create something" tool takes. */
+class SignupArgs {}
+decorateProperty(SignupArgs, 'name', String, [IsString(), Length(1, 80)]);
+decorateProperty(SignupArgs, 'email', String, [IsEmail()]);
+decorateProperty(SignupArgs, 'age', Number, [IsInt(), Min(0), Max(150)]);
+decorateProperty(SignupArgs, 'country', String, [IsIn(['DE', 'FR', 'NL', 'US'])]);
+decorateProperty(SignupArgs, 'city', String, [IsString()]);
+decorateProperty(SignupArgs, 'zip', String, [Matches(/^\d{5}$/)]);
+decorateProperty(SignupArgs, 'newsletter', Boolean, [IsBoolean()]);
+decorateProperty(SignupArgs, 'score', Number, [IsNumber(), Min(0), Max(100)]);
+decorateProperty(SignupArgs, 'tags', Array, [IsArray(), IsString({ each: true })]);
+decorateProperty(SignupArgs, 'note', String, [IsOptional(), IsString(), MaxLength(200)]);
+
+class BenchTools {
+  echo(args) { return args.text; }
+  signup(args) { return `${args.name} <${args.email}>`; }
+  async confirm_echo(args, ctx) {
+    const ok = await ctx.confirm(`Echo "${args.text}"?`, { key: 'confirm' });
+    if (!ok) throw new Error('not confirmed');
+    return args.text;
+  }
+}
+if (tools.has('echo')) decorateMethod(BenchTools, 'echo', [EchoArgs], [Tool({ description: 'Echo text' })]);
+if (tools.has('form10')) decorateMethod(BenchTools, 'signup', [SignupArgs], [Tool({ description: 'Sign up (ten validated fields)' })]);
+if (tools.has('confirm_echo')) decorateMethod(BenchTools, 'confirm_echo', [EchoArgs, Context], [Tool({ description: 'Echo after a confirmation round' })]);
+
+/** NTOOLS - 1 generated tools, tool_001…, on their own class (one method each). */
+class GeneratedTools {}
+for (let i = 1; i < ntools; i++) {
+  const name = `tool_${String(i).padStart(3, '0')}`;
+  GeneratedTools.prototype[name] = function (args) { return `${name}:${args.text}`; };
+  decorateMethod(GeneratedTools, name, [ExtraArgs], [Tool({ description: `Generated tool ${name}` })]);
+}
+
+const app = McpApplication.create({
+  name: 'perf-ours',
+  version: '1.0.0',
+  providers: ntools > 1 ? [BenchTools, GeneratedTools] : [BenchTools],
+  modules: [
+    ContextServerModule.configure({
+      requestStateKey: randomBytes(32), // per process, like the SDK v2 peer's codec key
+      encryptRequestState: process.env.ENCRYPT === '1',
+      pageSize: 1000, // one page, as the peers answer
+    }),
+  ],
+});
+
+serveHttp(app, { port, host: '127.0.0.1', path: '/mcp' }).then(
+  (h) => console.log(`ours listening ${h.port} tools=${ntools} set=${[...tools]}`),
+  (e) => { console.error(e); process.exit(1); },
+);
