@@ -3,9 +3,10 @@ export class FrameworkError extends Error {
   override readonly name = 'FrameworkError';
   constructor(
     readonly code: FrameworkErrorCode,
-    message: string,
+    /** The message without the code prefix: what a model or end user may read. */
+    readonly detail: string,
   ) {
-    super(`[${code}] ${message}`);
+    super(`[${code}] ${detail}`);
   }
 }
 

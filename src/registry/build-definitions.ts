@@ -58,7 +58,7 @@ function inputSource(owner: string, explicit: SchemaSource | undefined, paramTyp
   if (dto === undefined && hasUntypedInput(paramTypes)) {
     throw new FrameworkError(
       'OMC_SCHEMA_UNSUPPORTED',
-      `${owner}: the input parameter has no class type (an interface or object literal leaves no runtime trace). Declare a DTO class for it, or pass \`input\` in the decorator options; a tool without arguments can take just \`ctx: Context\`.`,
+      `${owner}: the input parameter has no class type (an interface or object literal leaves no runtime trace). Declare a DTO class for it, or pass \`input\` in the decorator options; a tool without arguments can take just \`ctx: Context\`. If that parameter is the Context, import it as a value: \`import type { Context }\` erases it from the decorator metadata.`,
     );
   }
   return dto;

@@ -36,8 +36,13 @@ async function invokeStrict(
     return shape(await core.invoker.invoke(def.source, input, ctx));
   } catch (e) {
     if (e instanceof ProtocolError || e instanceof InputRequiredSignal) throw e;
+    if (e instanceof FrameworkError && e.code === 'OMC_ASK_UNAVAILABLE') {
+      // The client cannot answer what the handler asked (capability or revision): its request's problem.
+      core.logger.warn(`handler ${def.owner} could not ask`, { reason: e.detail });
+      throw ProtocolError.invalidParams(e.detail);
+    }
     core.logger.error(`handler ${def.owner} failed`, { error: e instanceof Error ? e.message : String(e) });
-    throw ProtocolError.internal(e instanceof FrameworkError ? e.message : 'Internal error');
+    throw ProtocolError.internal(e instanceof FrameworkError ? e.detail : 'Internal error');
   }
 }
 
@@ -64,7 +69,7 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
       } catch (e) {
         if (e instanceof ProtocolError || e instanceof InputRequiredSignal) throw e;
         // Unknown throws are the tool's failure, readable by the model; never a stack on the wire.
-        return toolError(e instanceof Error ? e.message : String(e));
+        return toolError(e instanceof FrameworkError ? e.detail : e instanceof Error ? e.message : String(e));
       }
     },
   });
