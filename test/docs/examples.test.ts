@@ -1,0 +1,78 @@
+/**
+ * Docs that run: every ```ts block of README.md and docs/*.md is type-checked against src/, and every
+ * block whose first line is `// run` is executed (through jest, so 'onemodelcontext' maps to
+ * src/index.ts). `// fragment` blocks are checked inside a function with `ctx` and `app` in scope.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import * as ts from 'typescript';
+import { extractTsBlocks, toModule, type CodeBlock } from './extract-blocks';
+
+const repo = join(__dirname, '..', '..');
+const outDir = join(__dirname, '.generated');
+
+const markdownFiles = [
+  ...(existsSync(join(repo, 'README.md')) ? ['README.md'] : []),
+  ...readdirSync(join(repo, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
+
+interface Generated extends CodeBlock {
+  path: string;
+}
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+const generated: Generated[] = markdownFiles.flatMap((file) =>
+  extractTsBlocks(readFileSync(join(repo, file), 'utf8'), file).map((block) => {
+    const path = join(outDir, `${file.replace(/[/.]/g, '_')}_L${block.line}.ts`);
+    writeFileSync(path, toModule(block));
+    return { ...block, path };
+  }),
+);
+
+const where = (b: CodeBlock) => `${b.file}:${b.line}`;
+let failed = false;
+
+afterAll(() => {
+  // Leftovers would be picked up by `npm run typecheck` (tsconfig includes test/); keep them only to debug a failure.
+  if (!failed) rmSync(outDir, { recursive: true, force: true });
+});
+
+test('the docs have code blocks', () => {
+  expect(generated.length).toBeGreaterThan(10);
+});
+
+test('every ts block type-checks against src/', () => {
+  const configPath = join(repo, 'tsconfig.json');
+  const config = ts.readConfigFile(configPath, ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, repo);
+  const program = ts.createProgram(
+    generated.map((g) => g.path),
+    { ...parsed.options, noEmit: true, noUnusedLocals: false, noUnusedParameters: false },
+  );
+  const problems = generated.flatMap((g) =>
+    ts.getPreEmitDiagnostics(program, program.getSourceFile(g.path)).map((d) => {
+      const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
+      const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+      return `${where(g)} (${relative(repo, g.path)}:${at}): ${text}`;
+    }),
+  );
+  if (problems.length) failed = true;
+  expect(problems).toEqual([]);
+}, 120_000);
+
+const runnable = generated.filter((g) => g.mode === 'run');
+
+test.each(runnable.map((g) => [where(g), g] as const))('%s runs', async (_, block) => {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const example = require(block.path) as { default: () => Promise<void> };
+    await example.default();
+  } catch (error) {
+    failed = true;
+    throw error;
+  }
+});
