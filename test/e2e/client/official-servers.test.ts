@@ -39,7 +39,7 @@ describe('official v2 server (2026-07-28, input_required)', () => {
   beforeAll(async () => {
     client = await ContextClient.connect(
       { url: 'http://127.0.0.1/mcp', fetch: fetchThroughHandler },
-      { elicitation: (p) => ({ action: 'accept', content: p.message === 'Which region?' ? { region: 'eu-west-1' } : { name: 'analytics' } }) },
+      { elicitation: (p) => ({ action: 'accept', content: (p.message === 'Which region?' ? { region: 'eu-west-1' } : { name: 'analytics' }) as Record<string, string> }) },
     );
   });
   afterAll(async () => {
