@@ -67,7 +67,7 @@ test('create → install → tsc → jest → add tool Weather → jest → serv
   run(npx, ['tsc', '--noEmit'], project);
   const passed = passedTests(project);
   expect(passed).toEqual(expect.arrayContaining(['weather tool is listed with its input schema', 'hello tool is listed with its input schema']));
-  expect(passed.filter((n) => n.startsWith('weather tool'))).toHaveLength(4);
+  expect(passed.filter((n) => n.startsWith('weather tool'))).toHaveLength(5);
 
   run(npm, ['run', 'build'], project);
   expect(await toolsOverStdio(join(project, 'dist', 'main.js'))).toEqual(['hello', 'weather']);
