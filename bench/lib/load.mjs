@@ -60,12 +60,14 @@ export async function runLoad(spec, { port, pid, prepared, connections, seconds,
   const opts = { ...optionsFor(spec, port, prepared, counters), connections, pipelining: 1, duration: seconds, timeout: 10 };
   const latencies = [];
   const before = record ? procStat(pid) : undefined;
+  const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const instance = autocannon(opts);
   if (record) instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   const r = await instance;
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   if (!record) return undefined;
+  const own = process.cpuUsage(cpu0);
   const after = procStat(pid);
   const cpuSeconds = (after.cpuTicks - before.cpuTicks) / CLK_TCK;
   const sorted = Float64Array.from(latencies).sort();
@@ -78,6 +80,8 @@ export async function runLoad(spec, { port, pid, prepared, connections, seconds,
     responses: r['2xx'] + r.non2xx,
     non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, mismatches: r.mismatches + counters.bad,
     serverCpuPct: (100 * cpuSeconds) / wall,
+    // The load generator's own CPU: near 100 % would mean it, not the server, set the pace.
+    loadgenCpuPct: (own.user + own.system) / 1e4 / wall,
     cpuUsPerReq: ok > 0 ? (1e6 * cpuSeconds) / ok : NaN,
     rssMB: after.rssKB / 1024, peakRssMB: after.hwmKB / 1024,
   };

@@ -35,7 +35,7 @@ export function scenarioSummary(result) {
       const m = (k) => median(runs.map((r) => r[k]));
       rows.push({
         label: l.label, connections: c, rps: m('rps'), flowsPerSec: l.kind === 'mrtr' ? m('flowsPerSec') : undefined,
-        p50ms: m('p50ms'), p99ms: m('p99ms'), cpuUsPerReq: m('cpuUsPerReq'), serverCpuPct: m('serverCpuPct'),
+        p50ms: m('p50ms'), p99ms: m('p99ms'), cpuUsPerReq: m('cpuUsPerReq'), serverCpuPct: m('serverCpuPct'), loadgenCpuPct: m('loadgenCpuPct'),
         bad: runs.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts + r.mismatches, 0),
         responses: runs.reduce((s, r) => s + r.responses, 0),
         rssAfterMB: result.afterRssMB[l.proc], peakRssMB: Math.max(...runs.map((r) => r.peakRssMB)),

@@ -33,7 +33,7 @@ export async function runScenario(scenario, { rounds, warmupS, durationS }, log 
           if (warmupS > 0) await runLoad(spec, { ...ctx, seconds: warmupS, record: false });
           const m = await runLoad(spec, { ...ctx, seconds: durationS });
           out.runs.push({ load: i, round, ...m });
-          log(`  ${scenario.id} c=${connections} r${round} ${spec.label}: ${m.rps.toFixed(0)} req/s p50 ${m.p50ms.toFixed(2)} ms p99 ${m.p99ms.toFixed(2)} ms bad ${m.non2xx + m.errors + m.timeouts + m.mismatches}`);
+          log(`  ${scenario.id} c=${connections} r${round} ${spec.label}: ${m.rps.toFixed(0)} req/s p50 ${m.p50ms.toFixed(2)} ms p99 ${m.p99ms.toFixed(2)} ms bad ${m.non2xx + m.errors + m.timeouts + m.mismatches} cpu server ${m.serverCpuPct.toFixed(0)} % loadgen ${m.loadgenCpuPct.toFixed(0)} %`);
         }
       }
     }
