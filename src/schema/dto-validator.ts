@@ -4,6 +4,7 @@ import { FrameworkError } from '../errors/framework-error';
 import { dtoToJsonSchema } from './dto-schema';
 import { getFieldOptions } from './field-metadata';
 import { hostileInputProblems } from './hostile-input';
+import { missingRequiredObjects } from './required-nested';
 import { capped, flattenValidationErrors } from './validation-messages';
 
 export type DtoValidation<T> = { ok: true; value: T } | { ok: false; errors: string[] };
@@ -18,7 +19,7 @@ const validators = new WeakMap<Function, (input: unknown) => DtoValidation<unkno
 export function createDtoValidator<T extends object>(dto: new () => T): (input: unknown) => DtoValidation<T> {
   const cached = validators.get(dto);
   if (cached) return cached as (input: unknown) => DtoValidation<T>;
-  dtoToJsonSchema(dto);
+  const schema = dtoToJsonSchema(dto);
   const validate = (input: unknown): DtoValidation<T> => {
     const hostile = hostileInputProblems(input);
     if (hostile.length) return { ok: false, errors: capped(hostile) };
@@ -26,7 +27,8 @@ export function createDtoValidator<T extends object>(dto: new () => T): (input: 
       const instance = plainToInstance(dto, input, { enableImplicitConversion: false, exposeDefaultValues: true }) as T;
       applyFieldDefaults(instance);
       const errors = validateSync(instance, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true });
-      return errors.length ? { ok: false, errors: flattenValidationErrors(errors) } : { ok: true, value: instance };
+      const problems = [...missingRequiredObjects(schema, input), ...flattenValidationErrors(errors)];
+      return problems.length ? { ok: false, errors: problems } : { ok: true, value: instance };
     } catch (error) {
       if (error instanceof FrameworkError) throw error; // a developer mistake, not bad input
       return { ok: false, errors: [`input could not be read: ${(error as Error)?.message ?? String(error)}`] };

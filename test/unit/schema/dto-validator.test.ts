@@ -119,3 +119,22 @@ describe('createDtoValidator under hostile input', () => {
     expect(errorsOf(input)).toContain(message);
   });
 });
+
+describe('required nested DTOs', () => {
+  class Home {
+    @IsString() city!: string;
+  }
+  class Person {
+    @IsString() name!: string;
+    @ValidateNested() @Type(() => Home) home!: Home;
+    @IsOptional() @ValidateNested() @Type(() => Home) office?: Home;
+  }
+  const validate = createDtoValidator(Person);
+
+  test('an absent required nested object is reported; an optional one is not', () => {
+    expect(validate({ name: 'x' })).toEqual({ ok: false, errors: ['home is required'] });
+    expect(validate({ name: 'x', home: null })).toMatchObject({ ok: false, errors: expect.arrayContaining(['home is required']) });
+    expect(validate({ name: 'x', home: { city: 'Oslo' } })).toMatchObject({ ok: true });
+    expect(validate({ name: 'x', home: {} })).toMatchObject({ ok: false, errors: ['home.city must be a string'] });
+  });
+});
