@@ -1,0 +1,15 @@
+/** The public surface is one explicit list (DESIGN §3): adding or removing an export is a decision. */
+import * as api from '../../src';
+
+test('src/index.ts exports exactly these runtime values', () => {
+  expect(Object.keys(api).sort()).toEqual([
+    'BOTH_ERAS', 'ClientInfoOptions', 'Complete', 'Context', 'ContextClient', 'ContextClientOptions',
+    'ContextServerModule', 'ContextServerOptions', 'CorsOptions', 'ErrorCode', 'Field', 'FrameworkError',
+    'HttpOptions', 'HttpStatusError', 'InMemoryEventStore', 'LEGACY_VERSIONS', 'MODERN_VERSION',
+    'MaxInputRoundsError', 'McpApplication', 'MemoryClient', 'MissingInputHandlerError', 'PRINCIPAL', 'Prompt',
+    'ProtocolError', 'RequestTimeoutError', 'Resource', 'ResourceTemplate', 'SERVER_OPTIONS', 'StateBag',
+    'Subscription', 'TestClient', 'Tool', 'applyElicitationDefaults', 'bothEras', 'callInfo', 'closeSseStream',
+    'connectTestClient', 'container', 'createFetchHandler', 'createNodeHandler', 'defineModule', 'forEachEra',
+    'inject', 'injectable', 'mcpExpress', 'mcpFastify', 'serveHttp', 'serveStdio', 'singleton',
+  ]);
+});
