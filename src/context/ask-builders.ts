@@ -9,6 +9,8 @@ export type ElicitOutcome<T> = { action: 'accept'; content: T } | { action: 'dec
 export interface AskOptions {
   /** Stable key for this question across replays (defaults to call order per kind). */
   key?: string;
+  /** Legacy revisions: how long to wait for this reply (defaults to `legacyAskTimeoutMs`). */
+  timeoutMs?: number;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -27,6 +29,7 @@ export function elicitAsk<T extends object>(form: new () => T, message: string, 
   return {
     kind: 'elicitation',
     key: options.key,
+    timeoutMs: options.timeoutMs,
     request: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } },
     requires: { elicitation: {} },
     supportedBy: Capabilities.formElicitation,
@@ -46,6 +49,7 @@ export function confirmAsk(message: string, options: AskOptions = {}): Ask<boole
   return {
     kind: 'elicitation',
     key: options.key,
+    timeoutMs: options.timeoutMs,
     request: {
       method: 'elicitation/create',
       params: {
@@ -84,6 +88,7 @@ export function urlElicitAsk(url: string, message: string, withElicitationId: bo
   return {
     kind: 'urlElicitation',
     key: options.key,
+    timeoutMs: options.timeoutMs,
     request: { method: 'elicitation/create', params },
     requires: { elicitation: { url: {} } },
     supportedBy: Capabilities.urlElicitation,
@@ -106,6 +111,7 @@ export function sampleAsk(request: SampleRequest | string, options: AskOptions =
   return {
     kind: 'sampling',
     key: options.key,
+    timeoutMs: options.timeoutMs,
     request: { method: 'sampling/createMessage', params: params as unknown as JsonObject },
     requires: needsTools ? { sampling: { tools: {} } } : { sampling: {} },
     supportedBy: needsTools ? Capabilities.samplingTools : Capabilities.sampling,
@@ -122,6 +128,7 @@ export function rootsAsk(options: AskOptions = {}): Ask<Root[]> {
   return {
     kind: 'roots',
     key: options.key,
+    timeoutMs: options.timeoutMs,
     request: { method: 'roots/list', params: {} },
     requires: { roots: {} },
     supportedBy: (c) => !!c.roots,

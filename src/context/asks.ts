@@ -14,6 +14,8 @@ export interface Ask<T> {
   readonly kind: AskKind;
   /** Explicit key, or undefined to let the port derive a deterministic one. */
   readonly key?: string;
+  /** Legacy real-await: this ask's own reply timeout. */
+  readonly timeoutMs?: number;
   /** What goes on the wire: an embedded InputRequest (2026) or a real request (legacy). */
   readonly request: InputRequest;
   /** The `requiredCapabilities` object to report when the client lacks what this ask needs. */

@@ -55,7 +55,7 @@ export class LegacyAskPort implements AskPort {
     }
     let lastReason = '';
     for (let attempt = 0; attempt <= this.options.maxReasks; attempt++) {
-      const response = await requester(ask.request.method, ask.request.params, { signal, timeoutMs });
+      const response = await requester(ask.request.method, ask.request.params, { signal, timeoutMs: ask.timeoutMs ?? timeoutMs });
       const decoded = ask.decode(response);
       if (decoded.ok) return decoded.value;
       lastReason = decoded.reason;

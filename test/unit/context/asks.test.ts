@@ -82,6 +82,11 @@ class AskTools {
     return 'resumed';
   }
 
+  @Tool({ description: 'asks with its own timeout' })
+  async quickConfirm(ctx: Context) {
+    return (await ctx.confirm('Sure?', { timeoutMs: 50 })) ? 'yes' : 'no';
+  }
+
   @Prompt({ description: 'a prompt that asks' })
   async askingPrompt(ctx: Context) {
     const r = await ctx.elicit(NameForm, 'Context?', { key: 'user_context' });
@@ -314,6 +319,26 @@ describe('legacy real await', () => {
     const outcome = await Promise.race([pending.then(() => 'answered'), new Promise((r) => setTimeout(() => r('no response'), 100))]);
     expect(outcome).toBe('no response');
     expect(await c.request('tools/list')).toMatchObject({ tools: expect.any(Array) });
+  });
+
+  test('an ask times out after its own timeoutMs with a readable tool error', async () => {
+    const c = await MemoryClient.connect(app, { era: 'legacy', capabilities: allCaps, handlers: { 'elicitation/create': () => new Promise(() => undefined) } });
+    expect(await c.request('tools/call', { name: 'quickConfirm' })).toMatchObject({
+      isError: true,
+      content: [{ text: 'The client did not answer elicitation/create within 50 ms.' }],
+    });
+  });
+
+  test('answers that stay invalid are re-asked maxReasks times, then the ask fails', async () => {
+    let asked = 0;
+    const c = await MemoryClient.connect(app, {
+      era: 'legacy',
+      capabilities: allCaps,
+      handlers: { 'elicitation/create': () => (asked++, { action: 'accept', content: { name: '' } }) },
+    });
+    const r = await c.request('tools/call', { name: 'single' });
+    expect(r).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^The client's answers were invalid: name must be longer/) }] });
+    expect(asked).toBe(4); // the first ask and maxReasks (3) more
   });
 
   test('a client without a push channel gets an actionable error, not a hang', async () => {
