@@ -1,7 +1,7 @@
 // CPU profile of our server under the echo load: `node --cpu-prof`, 32 connections, 2026-07-28
-// tools/call echo for N seconds (default 10). Writes profile.json (summary) next to RESULTS.md and
+// tools/call echo for N seconds (default 10). Writes profile-<proc>.json (summary) next to RESULTS.md and
 // keeps the raw .cpuprofile under bench/out/prof/ (open it in Chrome DevTools).
-//   node bench/profile.mjs [--seconds 10] [--proc ours-echo] [--out bench/]
+//   node bench/profile.mjs [--seconds 10] [--proc ours-echo] [--kind call|mrtr|list] [--out bench/]
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -37,7 +37,7 @@ try {
 const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
 const summary = summarise(JSON.parse(readFileSync(`${profDir}/${file}`, 'utf8')));
 const what = `${args.proc}, ${args.kind} load, 32 connections, ${args.seconds} s after a 2 s warm-up, ${process.version}`;
-writeFileSync(`${outDir}profile.json`, `${JSON.stringify({ what, requests: m.responses, rps: m.rps, cpuUsPerReq: m.cpuUsPerReq, ...summary }, null, 1)}\n`);
+writeFileSync(`${outDir}profile-${args.proc}.json`, `${JSON.stringify({ what, requests: m.responses, rps: m.rps, cpuUsPerReq: m.cpuUsPerReq, ...summary }, null, 1)}\n`);
 console.log(what, `${m.rps.toFixed(0)} req/s, ${m.cpuUsPerReq.toFixed(0)} µs CPU/req, bad ${m.mismatches + m.non2xx + m.errors}`);
 console.table(summary.byFile);
 console.table(summary.byFunction);

@@ -1,6 +1,6 @@
 // RESULTS.md and results.svg from a run's results (and, when present, the profile summary and
 // the hand-written profile notes).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { scenarioRatios, scenarioSummary } from './ratios.mjs';
 import { checkTargets } from './targets-check.mjs';
 import { renderChart } from './chart.mjs';
@@ -85,10 +85,9 @@ function profile(dir) {
   const parts = [];
   const notes = new URL('../profile-notes.md', import.meta.url);
   if (existsSync(notes)) parts.push(readFileSync(notes, 'utf8').trim(), '');
-  const json = `${dir}profile.json`;
-  if (existsSync(json)) {
-    const p = JSON.parse(readFileSync(json, 'utf8'));
-    parts.push(`### Profile data (\`bench/profile.mjs\`: ${p.what})`, '', `${f(p.totalMs)} ms sampled, ${f(p.requests)} requests.`, '',
+  for (const file of readdirSync(dir).filter((f) => /^profile-.+\.json$/.test(f)).sort()) {
+    const p = JSON.parse(readFileSync(`${dir}${file}`, 'utf8'));
+    parts.push(`### Profile data: ${p.what} (\`${file}\`)`, '', `${f(p.totalMs)} ms sampled, ${f(p.requests)} responses, ${f(p.rps)} req/s, ${f(p.cpuUsPerReq)} µs CPU per request (with the profiler on).`, '',
       '**Self time by file**', '', table(['file', 'self %'], p.byFile.map((r) => [`\`${r.name}\``, r.pct])), '',
       '**Top functions by self time**', '', table(['function', 'self %'], p.byFunction.map((r) => [`\`${r.name}\``, r.pct])), '',
       '**Inclusive time of our own functions** (time on the stack, overlapping)', '', table(['function', 'inclusive %'], p.inclusiveOurs.map((r) => [`\`${r.name}\``, r.pct])), '');
