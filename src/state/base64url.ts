@@ -4,17 +4,16 @@
  * refuse everything but the one canonical spelling.
  */
 
-const BASE64URL_ALPHABET = /^[A-Za-z0-9_-]*$/;
-
 export function encodeBase64Url(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
 }
 
 /** The bytes of a canonical base64url string, or undefined for any other string. */
 export function decodeBase64Url(text: string): Buffer | undefined {
-  if (!BASE64URL_ALPHABET.test(text) || text.length % 4 === 1) return undefined;
+  if (text.length % 4 === 1) return undefined;
   const bytes = Buffer.from(text, 'base64url');
-  // Re-encoding exposes non-zero pad bits in the final character.
+  // Re-encoding gives the one canonical spelling: any foreign character (skipped by the decoder),
+  // '+', '/', '=' padding, whitespace or non-zero pad bits make it differ from the input.
   return bytes.toString('base64url') === text ? bytes : undefined;
 }
 

@@ -3,6 +3,7 @@
  * hashed: createHmac/createHash turn every lone surrogate into U+FFFD, so distinct strings
  * would collide. Strings go through JSON text (which escapes lone surrogates) or strict JCS.
  */
+import * as crypto from 'node:crypto';
 import { createHash, createHmac } from 'node:crypto';
 import { encodeBase64Url } from './base64url';
 import { canonicalJson } from './canonical-json';
@@ -31,7 +32,28 @@ const PRINCIPAL_TAG_BYTES = 16;
  */
 export function paramsDigest(params: unknown): string {
   const bound = params === undefined ? null : withoutUnboundKeys(params);
-  return encodeBase64Url(createHash('sha256').update(canonicalJson(bound), 'utf8').digest());
+  return sha256Base64Url(canonicalJson(bound));
+}
+
+/** One-shot `crypto.hash` (Node ≥ 20.12) is several times cheaper than a Hash object for small inputs. */
+const oneShotHash = (crypto as { hash?: (alg: string, data: string, enc: 'base64url') => string }).hash;
+function sha256Base64Url(text: string): string {
+  return oneShotHash ? oneShotHash('sha256', text, 'base64url') : encodeBase64Url(createHash('sha256').update(text, 'utf8').digest());
+}
+
+/**
+ * paramsDigest, remembered per params object: one request opens the state and seals the next
+ * round over the same (never mutated) params, so the canonical form is computed once.
+ */
+const digests = new WeakMap<object, string>();
+export function paramsDigestOnce(params: unknown): string {
+  if (typeof params !== 'object' || params === null) return paramsDigest(params);
+  let digest = digests.get(params);
+  if (digest === undefined) {
+    digest = paramsDigest(params);
+    digests.set(params, digest);
+  }
+  return digest;
 }
 
 function withoutUnboundKeys(params: unknown): unknown {
@@ -49,9 +71,22 @@ function withoutUnboundKeys(params: unknown): unknown {
 export function principalTag(bindingKey: Buffer, principal: string | undefined | null): string | undefined {
   if (principal === undefined || principal === null) return undefined;
   if (typeof principal !== 'string') throw new TypeError('StateBinding.principal must be a string when present');
-  const mac = createHmac('sha256', bindingKey).update(JSON.stringify(['omc/principal/v1', principal]), 'utf8').digest();
-  return encodeBase64Url(mac.subarray(0, PRINCIPAL_TAG_BYTES));
+  let tags = principalTags.get(bindingKey);
+  if (!tags) principalTags.set(bindingKey, (tags = new Map()));
+  let tag = tags.get(principal);
+  if (tag === undefined) {
+    const mac = createHmac('sha256', bindingKey).update(JSON.stringify(['omc/principal/v1', principal]), 'utf8').digest();
+    tag = encodeBase64Url(mac.subarray(0, PRINCIPAL_TAG_BYTES));
+    // Bounded: a flood of distinct principals only costs recomputation, never memory.
+    if (tags.size >= MAX_CACHED_TAGS) tags.clear();
+    tags.set(principal, tag);
+  }
+  return tag;
 }
+
+/** A user's tag is the same on every request: computed once per binding key and principal. */
+const principalTags = new WeakMap<Buffer, Map<string, string>>();
+const MAX_CACHED_TAGS = 10_000;
 
 export function assertBindingShape(binding: StateBinding): void {
   if (typeof binding !== 'object' || binding === null) throw new TypeError('StateBinding must be an object');

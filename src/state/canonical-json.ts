@@ -58,8 +58,14 @@ function serialize(value: unknown, depth: number, maxDepth: number): string {
   }
 }
 
+/** `String.prototype.isWellFormed` (Node ≥ 20) is native and fast; the regex is the fallback. */
+const isWellFormed: (text: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (text) => !LONE_SURROGATE.test(text);
+
 function serializeString(text: string): string {
-  if (LONE_SURROGATE.test(text)) {
+  if (!isWellFormed(text)) {
     throw new CanonicalJsonError('lone_surrogate', 'string holds a lone UTF-16 surrogate');
   }
   return JSON.stringify(text);

@@ -1,6 +1,6 @@
 /** The checks an authenticated token's claims must pass against the clock and the retry request. */
 import { timingSafeEqual } from 'node:crypto';
-import { paramsDigest, principalTag, type StateBinding } from './binding';
+import { paramsDigestOnce, principalTag, type StateBinding } from './binding';
 import { CanonicalJsonError } from './canonical-json';
 import type { StateClaims } from './claims';
 import { StateRefusal } from './state-refusal';
@@ -22,7 +22,7 @@ export function checkBinding(claims: StateClaims, binding: StateBinding, binding
   if (claims.t !== binding.target) throw new StateRefusal('binding', 'target');
   let digest: string;
   try {
-    digest = paramsDigest(binding.params);
+    digest = paramsDigestOnce(binding.params);
   } catch (error) {
     if (error instanceof CanonicalJsonError) throw new StateRefusal('binding', `params: ${error.reason}`);
     throw error;

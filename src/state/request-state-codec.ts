@@ -6,10 +6,10 @@
  * HMAC mode (default) signs the claims: the client cannot change them but CAN READ the
  * payload (base64url JSON). Set `encryptRequestState` when the payload must stay secret.
  */
-import { randomBytes } from 'node:crypto';
+import { createRandomPool } from './random-pool';
 import { FrameworkError } from '../errors/framework-error';
 import { encodeBase64Url } from './base64url';
-import { assertBindingShape, paramsDigest, principalTag, type StateBinding } from './binding';
+import { assertBindingShape, paramsDigestOnce, principalTag, type StateBinding } from './binding';
 import { CLAIMS_VERSION, decodeClaims, encodeClaims, type StateClaims } from './claims';
 import { openEnvelope, sealEnvelope, tokenLength, type EnvelopeMode } from './envelope';
 import {
@@ -54,7 +54,7 @@ export function createRequestStateCodec(
   deps: RequestStateCodecDeps = {},
 ): RequestStateCodec {
   const now = deps.now ?? Date.now;
-  const random = deps.random ?? randomBytes;
+  const random = deps.random ?? createRandomPool();
   const resolved = isResolvedRequestStateOptions(options) ? options : resolveRequestStateOptions(options, { random });
   const { keyRing } = resolved;
   const mode: EnvelopeMode = resolved.encryptRequestState ? 'aead' : 'hmac';
@@ -83,7 +83,7 @@ export function createRequestStateCodec(
       rev: binding.revision,
       m: binding.method,
       t: binding.target,
-      pd: paramsDigest(binding.params), // throws CanonicalJsonError for params we could never verify
+      pd: paramsDigestOnce(binding.params), // throws CanonicalJsonError for params we could never verify
       pt: principalTag(key.bindingKey, binding.principal),
       p: payload,
     };
