@@ -4,7 +4,7 @@ import { FrameworkError } from '../errors/framework-error';
 import { dtoToJsonSchema } from './dto-schema';
 import { getFieldOptions } from './field-metadata';
 import { hostileInputProblems } from './hostile-input';
-import { missingRequiredObjects } from './required-nested';
+import { hasObjectProperties, missingRequiredObjects } from './required-nested';
 import { capped, flattenValidationErrors } from './validation-messages';
 
 export type DtoValidation<T> = { ok: true; value: T } | { ok: false; errors: string[] };
@@ -20,6 +20,7 @@ export function createDtoValidator<T extends object>(dto: new () => T): (input: 
   const cached = validators.get(dto);
   if (cached) return cached as (input: unknown) => DtoValidation<T>;
   const schema = dtoToJsonSchema(dto);
+  const checksNested = hasObjectProperties(schema);
   const validate = (input: unknown): DtoValidation<T> => {
     const hostile = hostileInputProblems(input);
     if (hostile.length) return { ok: false, errors: capped(hostile) };
@@ -27,7 +28,8 @@ export function createDtoValidator<T extends object>(dto: new () => T): (input: 
       const instance = plainToInstance(dto, input, { enableImplicitConversion: false, exposeDefaultValues: true }) as T;
       applyFieldDefaults(instance);
       const errors = validateSync(instance, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true });
-      const problems = [...missingRequiredObjects(schema, input), ...flattenValidationErrors(errors)];
+      const missing = checksNested ? missingRequiredObjects(schema, input) : [];
+      const problems = missing.length ? [...missing, ...flattenValidationErrors(errors)] : flattenValidationErrors(errors);
       return problems.length ? { ok: false, errors: problems } : { ok: true, value: instance };
     } catch (error) {
       if (error instanceof FrameworkError) throw error; // a developer mistake, not bad input
@@ -38,6 +40,17 @@ export function createDtoValidator<T extends object>(dto: new () => T): (input: 
   return validate;
 }
 
+/** Per class, the `@Field({ default })` entries: read once (decorators ran before any validator exists). */
+const defaultsByClass = new WeakMap<Function, ReadonlyArray<readonly [string, unknown]>>();
+function fieldDefaults(cls: Function): ReadonlyArray<readonly [string, unknown]> {
+  let defaults = defaultsByClass.get(cls);
+  if (!defaults) {
+    defaults = [...getFieldOptions(cls)].filter(([, o]) => 'default' in o).map(([p, o]) => [p, o.default] as const);
+    defaultsByClass.set(cls, defaults);
+  }
+  return defaults;
+}
+
 /** `@Field({ default })` fills an absent property, in nested DTO instances too (input depth is already bounded). */
 function applyFieldDefaults(instance: unknown): void {
   if (instance === null || typeof instance !== 'object') return;
@@ -45,8 +58,11 @@ function applyFieldDefaults(instance: unknown): void {
   const cls = instance.constructor;
   if (cls === Object || typeof cls !== 'function') return;
   const target = instance as Record<string, unknown>;
-  for (const [property, options] of getFieldOptions(cls)) {
-    if ('default' in options && target[property] === undefined) target[property] = structuredClone(options.default);
+  for (const [property, value] of fieldDefaults(cls)) {
+    if (target[property] === undefined) target[property] = structuredClone(value);
   }
-  for (const value of Object.values(target)) applyFieldDefaults(value);
+  for (const key in target) {
+    const value = target[key];
+    if (value !== null && typeof value === 'object') applyFieldDefaults(value);
+  }
 }

@@ -8,6 +8,8 @@ export const MAX_INPUT_DEPTH = 64;
 export function hostileInputProblems(input: unknown): string[] {
   const root = describeRoot(input);
   if (root) return [root];
+  // Hot path: almost every input is clean; only a dirty one pays for paths and messages.
+  if (isClean(input)) return [];
   const problems: string[] = [];
   const pending: Array<{ value: unknown; path: string; depth: number }> = [{ value: input, path: '', depth: 0 }];
   const seen = new Set<object>();
@@ -23,6 +25,25 @@ export function hostileInputProblems(input: unknown): string[] {
     }
   }
   return problems;
+}
+
+/** The same walk as below without building paths: true when nothing would be reported. */
+function isClean(input: unknown): boolean {
+  const pending: Array<[unknown, number]> = [[input, 0]];
+  const seen = new Set<object>();
+  while (pending.length) {
+    const [value, depth] = pending.pop()!;
+    if (value === null || typeof value !== 'object' || seen.has(value)) continue;
+    if (depth > MAX_INPUT_DEPTH) return false;
+    seen.add(value);
+    const isArray = Array.isArray(value);
+    for (const key of Object.keys(value)) {
+      if (!isArray && PROTOTYPE_KEYS.has(key)) return false;
+      const child = (value as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    }
+  }
+  return true;
 }
 
 function describeRoot(input: unknown): string | undefined {

@@ -30,3 +30,10 @@ export function missingRequiredObjects(schema: JsonSchemaObject, input: unknown,
   }
   return problems;
 }
+
+/** Whether any property (at any depth) is an object: only then can a required one be missing unseen. */
+export function hasObjectProperties(schema: JsonSchemaObject): boolean {
+  const s = schema as Schema;
+  const children = [...Object.values(s.properties ?? {}), ...(s.items ? [s.items] : [])];
+  return children.some((c) => c.type === 'object' || c.$ref !== undefined || hasObjectProperties(c as JsonSchemaObject));
+}
