@@ -5,9 +5,11 @@ import type { BodyRead } from './http-exchange';
 const TOO_LARGE = (limit: number): BodyRead => ({ ok: false, status: 413, reason: `Request body larger than ${limit} bytes` });
 
 /** Decodes UTF-8 strictly: invalid bytes are a parse error, not U+FFFD silently handed to a tool. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true }); // stateless between whole-buffer decodes
+
 export function decodeUtf8(bytes: Uint8Array): BodyRead {
   try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    return { ok: true, text: strictUtf8.decode(bytes) };
   } catch {
     return { ok: false, status: 400, reason: 'Request body is not valid UTF-8' };
   }
@@ -38,7 +40,7 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => finish(decodeUtf8(Buffer.concat(chunks, size))));
+    req.once('end', () => finish(decodeUtf8(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))));
     req.once('error', () => finish({ ok: false, status: 400, reason: 'Request body could not be read' }));
     req.once('close', () => finish({ ok: false, status: 400, reason: 'Request body incomplete' }));
   });
