@@ -12,6 +12,7 @@ import { prepare } from './lib/prepare.mjs';
 import { runLoad } from './lib/load.mjs';
 import { summarise } from './lib/cpu-profile.mjs';
 import { snapshotDist } from './lib/dist-snapshot.mjs';
+import { sourceRevision } from './lib/machine.mjs';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, proc: { type: 'string', default: 'ours-echo' }, kind: { type: 'string', default: 'call' }, out: { type: 'string' } } });
 const outDir = args.out ? args.out.replace(/\/?$/, '/') : fileURLToPath(new URL('./', import.meta.url));
@@ -22,7 +23,7 @@ mkdirSync(profDir, { recursive: true });
 pinSelf(1);
 snapshotDist();
 const p = PROCESSES[args.proc];
-const spec = load(args.proc, args.proc, args.kind);
+const spec = load(args.proc, args.proc, args.kind, { tools: Number(p.env.NTOOLS ?? 1) });
 const preload = fileURLToPath(new URL('./lib/exit-on-sigterm.cjs', import.meta.url));
 const child = startServer(p.file, { ...p.env, PORT: String(p.port) }, { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir, '-r', preload] });
 let m;
@@ -36,7 +37,7 @@ try {
 }
 const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
 const summary = summarise(JSON.parse(readFileSync(`${profDir}/${file}`, 'utf8')));
-const what = `${args.proc}, ${args.kind} load, 32 connections, ${args.seconds} s after a 2 s warm-up, ${process.version}`;
+const what = `${args.proc}, ${args.kind} load, 32 connections, ${args.seconds} s after a 2 s warm-up, ${process.version}, source ${sourceRevision()}`;
 writeFileSync(`${outDir}profile-${args.proc}.json`, `${JSON.stringify({ what, requests: m.responses, rps: m.rps, cpuUsPerReq: m.cpuUsPerReq, ...summary }, null, 1)}\n`);
 console.log(what, `${m.rps.toFixed(0)} req/s, ${m.cpuUsPerReq.toFixed(0)} µs CPU/req, bad ${m.mismatches + m.non2xx + m.errors}`);
 console.table(summary.byFile);

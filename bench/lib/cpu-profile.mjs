@@ -39,3 +39,4 @@ export function summarise(profile, top = 30) {
   const rank = (m, k) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([name, t]) => ({ name, pct: ((100 * t) / total).toFixed(1) }));
   return { totalMs: total / 1000, byFile: rank(byFile, 20), byFunction: rank(self, top), inclusiveOurs: rank(inclusive, top) };
 }
+

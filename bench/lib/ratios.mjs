@@ -12,13 +12,15 @@ export function scenarioRatios(result) {
     result.loads.forEach((b, ib) => {
       if (ia === ib) return;
       for (const c of conns) {
-        const perRound = result.runs
+        const pairs = result.runs
           .filter((r) => r.load === ia && r.connections === c)
-          .map((ra) => {
-            const rb = result.runs.find((r) => r.load === ib && r.connections === c && r.round === ra.round);
-            return rb ? rate(ra) / rate(rb) : NaN;
-          });
-        rows.push({ ours: a.label, other: b.label, connections: c, perRound, median: median(perRound) });
+          .map((ra) => [ra, result.runs.find((r) => r.load === ib && r.connections === c && r.round === ra.round)])
+          .filter(([, rb]) => rb);
+        const perRound = pairs.map(([ra, rb]) => rate(ra) / rate(rb));
+        // Server CPU per unit, other ÷ ours: independent of how fast the load generator turns around.
+        const unitCpu = (r) => (r.flowsPerSec !== undefined ? (r.cpuUsPerReq * r.rps) / r.flowsPerSec : r.cpuUsPerReq);
+        const cpuPerRound = pairs.map(([ra, rb]) => unitCpu(rb) / unitCpu(ra));
+        rows.push({ ours: a.label, other: b.label, connections: c, perRound, median: median(perRound), cpuPerRound, cpuMedian: median(cpuPerRound) });
       }
     });
   });

@@ -21,7 +21,7 @@ function header(results) {
     '## Machine and versions',
     '',
     table(['item', 'value'], [
-      ['CPU', m.cpu], ['memory', `${m.memGB} GB`], ['kernel', m.kernel], ['Node', m.node], ['pinning', m.pinning],
+      ['source (dist built from)', m.source ?? 'n/a'], ['CPU', m.cpu], ['memory', `${m.memGB} GB`], ['kernel', m.kernel], ['Node', m.node], ['pinning', m.pinning],
       ...Object.entries(m.packages).map(([k, v]) => [k, v]),
     ]),
     '',
@@ -55,11 +55,11 @@ function scenario(s) {
   const summary = scenarioSummary(s).map((r) => [
     r.label, r.connections, rate(r), perRound(idx(r.label), r.connections), f(r.p50ms, 2), f(r.p99ms, 2), f(r.cpuUsPerReq), f(r.serverCpuPct), f(r.loadgenCpuPct), `${r.bad} / ${f(r.responses)}`, f(r.rssAfterMB), f(r.peakRssMB),
   ]);
-  const ratios = scenarioRatios(s).map((r) => [r.ours, r.other, r.connections, `**${r.median.toFixed(3)}**`, r.perRound.map((x) => x.toFixed(3)).join(' · ')]);
+  const ratios = scenarioRatios(s).map((r) => [r.ours, r.other, r.connections, `**${r.median.toFixed(3)}**`, r.perRound.map((x) => x.toFixed(3)).join(' · '), r.cpuMedian.toFixed(2)]);
   return [
     `### ${s.title}`, '',
     table(['load', 'conns', 'median req/s', 'per round', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'server CPU %', 'load-gen CPU %', 'bad / responses', 'RSS after (MB)', 'peak RSS (MB)'], summary), '',
-    table(['ours', '÷', 'conns', 'median ratio', 'per-round ratios'], ratios), '',
+    table(['ours', '÷', 'conns', 'median req/s ratio', 'per-round ratios', 'server CPU per unit, other ÷ ours (median)'], ratios), '',
   ].join('\n');
 }
 
