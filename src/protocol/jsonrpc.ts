@@ -57,6 +57,8 @@ export function success(id: RequestId, result: JsonObject): JsonRpcSuccess {
  * nesting bomb is refused before JSON.parse builds it. Stops early once past `limit`.
  */
 export function jsonDepthExceeds(text: string, limit = MAX_JSON_DEPTH): boolean {
+  // Cheap bound first (native indexOf): fewer openers than the limit cannot nest deeper than it.
+  if (countOpeners(text, limit + 1) <= limit) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -70,6 +72,15 @@ export function jsonDepthExceeds(text: string, limit = MAX_JSON_DEPTH): boolean 
     } else if (c === 125 || c === 93) depth--;
   }
   return false;
+}
+
+/** Number of `{` and `[` in text, counting no further than `stopAt`. */
+function countOpeners(text: string, stopAt: number): number {
+  let n = 0;
+  for (const opener of ['{', '[']) {
+    for (let i = text.indexOf(opener); i !== -1 && n < stopAt; i = text.indexOf(opener, i + 1)) n++;
+  }
+  return n;
 }
 
 /** Parse one frame of text. Never throws. */

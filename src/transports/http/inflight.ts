@@ -1,35 +1,36 @@
 /** Requests being served, so shutdown can wait for them and, past its deadline, abort them. */
 export class Inflight {
-  private readonly running = new Map<Promise<unknown>, AbortController | undefined>();
+  private readonly controllers = new Set<AbortController>();
+  private count = 0;
+  private idle: Array<() => void> = [];
 
   get size(): number {
-    return this.running.size;
+    return this.count;
   }
 
   track<T>(work: Promise<T>, controller?: AbortController): Promise<T> {
-    const settled = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.running.set(settled, controller);
-    void settled.then(() => this.running.delete(settled));
+    this.count++;
+    if (controller) this.controllers.add(controller);
+    const done = () => {
+      if (controller) this.controllers.delete(controller);
+      if (--this.count === 0) for (const wake of this.idle.splice(0)) wake();
+    };
+    work.then(done, done);
     return work;
   }
 
   /** Resolves true when everything finished before the deadline. */
   async drain(deadlineMs: number): Promise<boolean> {
+    if (this.count === 0) return true;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((r) => (timer = setTimeout(() => r(false), deadlineMs)));
-    const all = (async () => {
-      while (this.running.size) await Promise.all([...this.running.keys()]);
-      return true as const;
-    })();
+    const all = new Promise<true>((r) => this.idle.push(() => r(true)));
     const done = await Promise.race([all, timeout]);
     clearTimeout(timer);
     return done;
   }
 
   abortAll(reason: string): void {
-    for (const c of this.running.values()) c?.abort(new Error(reason));
+    for (const c of this.controllers) c.abort(new Error(reason));
   }
 }

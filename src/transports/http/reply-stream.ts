@@ -9,6 +9,8 @@ import type { EventStore } from './event-store';
 import { SSE_HEADERS, SseWriter } from './sse-writer';
 import type { ResponseSink } from './http-exchange';
 
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json' });
+
 export interface Resumable {
   store: EventStore;
   streamId: string;
@@ -29,6 +31,8 @@ export class ReplyStream {
   private streaming = false;
   private finished = false;
   private queue: Promise<void> = Promise.resolve();
+  /** Whether anything was ever queued: then the reply must queue behind it to keep order. */
+  private busy = false;
 
   constructor(
     res: ResponseSink,
@@ -67,10 +71,16 @@ export class ReplyStream {
   finish(message: JsonRpcMessage, status: number): Promise<void> {
     if (this.finished) return this.queue;
     this.finished = true;
+    if (!this.streaming && !this.busy) {
+      // The common case, nothing was streamed: one JSON response, no queue hop.
+      const res = this.sink;
+      if (res && !res.gone) res.send(status, this.jsonHeaders(), JSON.stringify(message));
+      return this.queue;
+    }
     return this.enqueue(async () => {
       if (!this.streaming) {
         const res = this.sink;
-        if (res && !res.gone) res.send(status, { 'Content-Type': 'application/json', ...this.options.headers }, JSON.stringify(message));
+        if (res && !res.gone) res.send(status, this.jsonHeaders(), JSON.stringify(message));
         return;
       }
       await this.emit(message);
@@ -144,7 +154,13 @@ export class ReplyStream {
     this.sink = undefined;
   }
 
+  private jsonHeaders(): Record<string, string> {
+    const extra = this.options.headers;
+    return extra && Object.keys(extra).length ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS;
+  }
+
   private enqueue(task: () => Promise<void>): Promise<void> {
+    this.busy = true;
     this.queue = this.queue.then(task).catch(() => undefined);
     return this.queue;
   }
