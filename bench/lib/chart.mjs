@@ -32,8 +32,8 @@ export function renderChart(results) {
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui, sans-serif" font-size="13">`,
     `<rect width="${W}" height="${H}" fill="#fff"/>`,
-    `<text x="${left}" y="22" font-size="16" font-weight="600">onemodelcontext ÷ peer, same-round throughput (median of rounds, log scale)</text>`,
-    `<text x="${left}" y="40" fill="#555">${esc(`Node ${results.machine.node}, ${results.machine.cpu}; ${results.options.rounds} rounds${results.options.smoke ? ' (smoke)' : ''}. ▏= target`)}</text>`,
+    `<text x="16" y="22" font-size="16" font-weight="600">onemodelcontext ÷ peer, same-round throughput (median of rounds, log scale)</text>`,
+    `<text x="16" y="40" fill="#555">${esc(`Node ${results.machine.node}, ${results.machine.cpu}; ${results.options.rounds} rounds${results.options.smoke ? ' (smoke)' : ''}. ▏= target`)}</text>`,
   ];
   for (const g of [0.1, 0.3, 1, 3, 10, 30, 100]) {
     parts.push(`<line x1="${x(g)}" y1="${top - 6}" x2="${x(g)}" y2="${H - 40}" stroke="${g === 1 ? '#333' : '#ddd'}" stroke-width="${g === 1 ? 1.5 : 1}"/>`);

@@ -40,6 +40,14 @@ function header(results) {
       + 'SDK v1 = stateless `StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})` per request, 2025-11-25 wire; raw = `node:http` + `JSON.parse`, no checks (the ceiling). '
       + 'Ours = `serveHttp(app, {port, host: \'127.0.0.1\', path: \'/mcp\'})` with decorated classes, `pageSize: 1000` so `tools/list` is one page like the peers.',
     '',
+    '## Caveats',
+    '',
+    '- Two vCPUs on a shared VM; other jobs ran during the run. A slow round shows up in the per-round columns, and whole-round dips (e.g. round 1 of the echo scenario) hit every server in that round. '
+      + 'The "server CPU per unit" column (from `/proc`, per good response or flow) does not depend on how fast the load generator turns around; prefer it when the req/s ratios spread.',
+    '- Against raw `node:http` the load generator itself is half busy or more (see "load-gen CPU %"), so raw\'s req/s, and with it the ratio to raw, moves the most between rounds. Raw does no validation at all: it is a ceiling, not a peer.',
+    '- SDK v1 speaks only 2025-11-25 and its legacy fallback in SDK v2 answers with SSE framing, so those rows are not the same exchange as the 2026-07-28 rows. Our legacy row uses one initialized session; the SDK rows are stateless.',
+    '- Each process mints its requestState with a random per-process key (both ours and the SDK v2 codec). One tiny payload, HTTP/1.1 keep-alive, no TLS.',
+    '',
   ].join('\n');
 }
 

@@ -14,6 +14,8 @@ export async function runScenario(scenario, { rounds, warmupS, durationS }, log 
   try {
     for (const name of procNames) {
       const p = PROCESSES[name];
+      // A leftover or a second run on the port would answer in our server's place.
+      if (await listening(p.port).catch(() => false)) throw new Error(`port ${p.port} (${name}) is already in use: another benchmark running? Set BENCH_PORT_OFFSET.`);
       children[name] = startServer(p.file, { ...p.env, PORT: String(p.port) });
     }
     for (const name of procNames) await waitUntil(() => listening(PROCESSES[name].port), { what: name, child: children[name] });
@@ -33,6 +35,8 @@ export async function runScenario(scenario, { rounds, warmupS, durationS }, log 
           if (warmupS > 0) await runLoad(spec, { ...ctx, seconds: warmupS, record: false });
           const m = await runLoad(spec, { ...ctx, seconds: durationS });
           out.runs.push({ load: i, round, ...m });
+          // Requests unanswered when a short run ends are neither errors nor timeouts to autocannon.
+          if (m.responses === 0) log(`  WARNING ${spec.label}: no response at all in ${durationS} s (server stalled or starved?)`);
           log(`  ${scenario.id} c=${connections} r${round} ${spec.label}: ${m.rps.toFixed(0)} req/s p50 ${m.p50ms.toFixed(2)} ms p99 ${m.p99ms.toFixed(2)} ms bad ${m.non2xx + m.errors + m.timeouts + m.mismatches} cpu server ${m.serverCpuPct.toFixed(0)} % loadgen ${m.loadgenCpuPct.toFixed(0)} %`);
         }
       }

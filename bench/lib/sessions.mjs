@@ -1,12 +1,13 @@
 // Memory per 1 000 idle legacy sessions: open N sessions (initialize + initialized), GC, read heap
 // and RSS; open N more; the second step's growth per session (the first also warms code paths).
 import { fileURLToPath } from 'node:url';
+import { port } from './targets.mjs';
 import { startServer, stopServer, waitUntil } from './procs.mjs';
 import { listening, openLegacySession } from './wire.mjs';
 
 const SERVERS = [
-  { label: 'ours (serveHttp sessions)', file: fileURLToPath(new URL('../servers/ours.cjs', import.meta.url)), port: 4251, env: { TOOLS: 'echo' } },
-  { label: 'sdk-v1 (transport per session)', file: fileURLToPath(new URL('../servers/sdk-v1-sessions.mjs', import.meta.url)), port: 4252, env: {} },
+  { label: 'ours (serveHttp sessions)', file: fileURLToPath(new URL('../servers/ours.cjs', import.meta.url)), port: port(4251), env: { TOOLS: 'echo' } },
+  { label: 'sdk-v1 (transport per session)', file: fileURLToPath(new URL('../servers/sdk-v1-sessions.mjs', import.meta.url)), port: port(4252), env: {} },
 ];
 
 function memOf(child) {

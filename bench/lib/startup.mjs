@@ -1,6 +1,7 @@
 // Start-up: spawn() → first good tools/list (polled every 5 ms on fresh connections), interleaved
 // across servers, median of `runs`.
 import { fileURLToPath } from 'node:url';
+import { port } from './targets.mjs';
 import { median } from './stats.mjs';
 import { startServer, stopServer, waitUntil } from './procs.mjs';
 import { messageOf, modernBody, modernHeaders, post } from './wire.mjs';
@@ -13,7 +14,7 @@ const SERVERS = [
   { label: 'sdk-v2, 200 tools', file: file('sdk-v2.mjs'), env: { TOOLS: 'echo', NTOOLS: '200' }, tools: 200 },
   { label: 'raw node:http', file: file('raw.mjs'), env: {}, tools: 1 },
 ];
-const PORT = 4261;
+const PORT = port(4261);
 
 async function listed(tools) {
   const r = await post(PORT, modernHeaders('tools/list'), modernBody('tools/list'), 2000);

@@ -3,19 +3,22 @@ import { fileURLToPath } from 'node:url';
 
 const server = (name) => fileURLToPath(new URL(`../servers/${name}`, import.meta.url));
 
+/** BENCH_PORT_OFFSET shifts every port, so two runs on one machine do not meet. */
+export const port = (n) => n + Number(process.env.BENCH_PORT_OFFSET || 0);
+
 /** Every server process a scenario may need; each runs alone on CPU 0. */
 export const PROCESSES = {
-  'ours-echo': { file: server('ours.cjs'), port: 4211, env: { TOOLS: 'echo' } },
-  'ours-form10': { file: server('ours.cjs'), port: 4212, env: { TOOLS: 'echo,form10' } },
-  'ours-200': { file: server('ours.cjs'), port: 4213, env: { TOOLS: 'echo', NTOOLS: '200' } },
-  'ours-mrtr-hmac': { file: server('ours.cjs'), port: 4214, env: { TOOLS: 'echo,confirm_echo' } },
-  'ours-mrtr-aes': { file: server('ours.cjs'), port: 4215, env: { TOOLS: 'echo,confirm_echo', ENCRYPT: '1' } },
-  'v2-echo': { file: server('sdk-v2.mjs'), port: 4221, env: { TOOLS: 'echo' } },
-  'v2-form10': { file: server('sdk-v2.mjs'), port: 4222, env: { TOOLS: 'echo,form10' } },
-  'v2-200': { file: server('sdk-v2.mjs'), port: 4223, env: { TOOLS: 'echo', NTOOLS: '200' } },
-  'v2-mrtr': { file: server('sdk-v2.mjs'), port: 4224, env: { TOOLS: 'echo,confirm_echo' } },
-  'v1': { file: server('sdk-v1.mjs'), port: 4231, env: {} },
-  'raw': { file: server('raw.mjs'), port: 4241, env: {} },
+  'ours-echo': { file: server('ours.cjs'), port: port(4211), env: { TOOLS: 'echo' } },
+  'ours-form10': { file: server('ours.cjs'), port: port(4212), env: { TOOLS: 'echo,form10' } },
+  'ours-200': { file: server('ours.cjs'), port: port(4213), env: { TOOLS: 'echo', NTOOLS: '200' } },
+  'ours-mrtr-hmac': { file: server('ours.cjs'), port: port(4214), env: { TOOLS: 'echo,confirm_echo' } },
+  'ours-mrtr-aes': { file: server('ours.cjs'), port: port(4215), env: { TOOLS: 'echo,confirm_echo', ENCRYPT: '1' } },
+  'v2-echo': { file: server('sdk-v2.mjs'), port: port(4221), env: { TOOLS: 'echo' } },
+  'v2-form10': { file: server('sdk-v2.mjs'), port: port(4222), env: { TOOLS: 'echo,form10' } },
+  'v2-200': { file: server('sdk-v2.mjs'), port: port(4223), env: { TOOLS: 'echo', NTOOLS: '200' } },
+  'v2-mrtr': { file: server('sdk-v2.mjs'), port: port(4224), env: { TOOLS: 'echo,confirm_echo' } },
+  'v1': { file: server('sdk-v1.mjs'), port: port(4231), env: {} },
+  'raw': { file: server('raw.mjs'), port: port(4241), env: {} },
 };
 
 export const ECHO = { name: 'echo', arguments: { text: 'hello' } };
