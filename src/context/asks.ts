@@ -2,6 +2,7 @@
  * An ask is one question for the client: the embedded request, the capability it needs and how
  * to read the answer. The same value serves the 2026 replay port and the legacy real-await port.
  */
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { ClientCapabilities, InputRequest } from '../protocol/types';
 
@@ -25,8 +26,10 @@ export interface Ask<T> {
 }
 
 /** Short, stable digest of the rendered question: a changed question is asked again. */
+const oneShotHash = (crypto as { hash?: (alg: string, data: string, enc: 'base64url') => string }).hash;
 export function askFingerprint(request: InputRequest): string {
-  return createHash('sha256').update(JSON.stringify(request)).digest('base64url').slice(0, 16);
+  const text = JSON.stringify(request);
+  return (oneShotHash ? oneShotHash('sha256', text, 'base64url') : createHash('sha256').update(text).digest('base64url')).slice(0, 16);
 }
 
 export const Capabilities = {

@@ -10,6 +10,9 @@ export class InputRequiredSignal extends Error {
   constructor() {
     super('This request needs input from the client; the framework answers input_required and replays the handler.');
   }
+
+  /** One shared instance: its stack says nothing useful, and capturing one per round costs. */
+  static readonly instance: InputRequiredSignal = Object.freeze(new InputRequiredSignal()) as InputRequiredSignal;
 }
 
 export interface PendingAsk {

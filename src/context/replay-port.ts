@@ -56,7 +56,7 @@ export class ReplayAskPort implements AskPort {
 
   private suspend<T>(pending: PendingAsk): Promise<T> {
     if (!this.pending.some((p) => p.key === pending.key)) this.pending.push(pending);
-    const rejected = Promise.reject<T>(new InputRequiredSignal());
+    const rejected = Promise.reject<T>(InputRequiredSignal.instance);
     // Mark handled: a handler that never awaits this ask must not trigger unhandledRejection.
     rejected.catch(() => undefined);
     return rejected;

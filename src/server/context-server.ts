@@ -104,7 +104,8 @@ export class ContextServer {
       return { ...produced.result, _meta: this.serverInfoMeta };
     }
     const body = !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result;
-    const result: JsonObject = { resultType: 'complete', ...body, _meta: { ...(body._meta as JsonObject | undefined), ...this.serverInfoMeta } };
+    const meta = body._meta === undefined ? this.serverInfoMeta : { ...(body._meta as JsonObject), ...this.serverInfoMeta };
+    const result: JsonObject = { resultType: 'complete', ...body, _meta: meta };
     const hints = this.cacheHints(req);
     if (hints) {
       result.ttlMs = hints.ttlMs;

@@ -14,7 +14,10 @@ export function makeContext(req: JsonRpcRequest, scope: RequestScope, io: Reques
     method: req.method,
     clientCapabilities: scope.clientCapabilities,
     clientInfo: scope.clientInfo,
-    signal: io.signal,
+    // Read through: a transport may create the signal lazily, only when a handler looks at it.
+    get signal() {
+      return io.signal;
+    },
     principal: io.principal,
     progressToken: scope.progressToken,
     logLevel: scope.logLevel,

@@ -1,6 +1,11 @@
 /** Requests being served, so shutdown can wait for them and, past its deadline, abort them. */
+/** Anything that can abort a request (an AbortController, or a lazy stand-in for one). */
+export interface Abortable {
+  abort(reason?: unknown): void;
+}
+
 export class Inflight {
-  private readonly controllers = new Set<AbortController>();
+  private readonly controllers = new Set<Abortable>();
   private count = 0;
   private idle: Array<() => void> = [];
 
@@ -8,7 +13,7 @@ export class Inflight {
     return this.count;
   }
 
-  track<T>(work: Promise<T>, controller?: AbortController): Promise<T> {
+  track<T>(work: Promise<T>, controller?: Abortable): Promise<T> {
     this.count++;
     if (controller) this.controllers.add(controller);
     const done = () => {

@@ -21,18 +21,23 @@ export async function modernRequest(ctx: EndpointContext, req: JsonRpcRequest, h
   }
   if (req.method === 'subscriptions/listen') return listen(ctx, req, res, ex);
 
-  const controller = new AbortController();
+  // The AbortController is made only when someone reads the signal or the client leaves:
+  // most calls never look at it, and it is one of the costlier allocations of a request.
+  let controller: AbortController | undefined;
+  const cancel = (reason: unknown) => (controller ??= new AbortController()).abort(reason);
   const reply = new ReplyStream(res, { headers: ex.responseHeaders });
-  res.onGone(() => controller.abort(new Error('The client closed the response stream')));
+  res.onGone(() => cancel(new Error('The client closed the response stream')));
   const io = {
-    signal: controller.signal,
+    get signal() {
+      return (controller ??= new AbortController()).signal;
+    },
     notify: (n: JsonRpcNotification) => {
-      if (!controller.signal.aborted) reply.push(n);
+      if (!controller?.signal.aborted) reply.push(n);
     },
     principal: ex.principal,
   };
-  const answer = await ctx.inflight.track(ctx.app.server.handleModern(req, io), controller);
-  if (controller.signal.aborted) return; // cancelled: not one more byte for it
+  const answer = await ctx.inflight.track(ctx.app.server.handleModern(req, io), { abort: cancel });
+  if (controller?.signal.aborted) return; // cancelled: not one more byte for it
   await reply.finish(answer.message, answer.status);
 }
 
