@@ -6,7 +6,7 @@ import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { FrameworkError } from '../errors/framework-error';
 import { ContextServerModule, SERVER_OPTIONS, type ConfigModule } from '../config/modules';
 import type { ContextServerOptions } from '../config/server-options';
-import type { Icon, Implementation } from '../protocol/types';
+import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
 import { Registry } from '../registry/registry';
 import { withoutUndefined } from '../registry/objects';
@@ -19,14 +19,8 @@ import { stderrLogger } from '../server/server-logger';
 import type { Context } from '../context/context';
 import { registerProvider, type Provider } from './providers';
 
-export interface ApplicationOptions {
-  /** Server name (also the default requestState audience). */
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
+/** The server's identity (`name` is also the default requestState audience), providers and modules. */
+export interface ApplicationOptions extends Implementation {
   /** Classes with @Tool/@Prompt/@Resource methods, services, and provider objects. */
   providers: Provider[];
   /** Configuration modules, e.g. `ContextServerModule.configure({...})`. */
