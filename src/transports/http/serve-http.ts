@@ -37,10 +37,20 @@ export async function serveHttp(app: McpApplication, options: Partial<HttpOption
   }
   const endpoint = new HttpEndpoint(app, opts, hostPolicy(opts, opts.port || undefined));
   const handler = nodeHandlerFor(endpoint, { matchPath: true });
-  const server = createServer({ headersTimeout: opts.headersTimeoutMs, requestTimeout: opts.requestTimeoutMs, keepAliveTimeout: opts.keepAliveTimeoutMs }, handler);
+  const server = createServer(
+    {
+      headersTimeout: opts.headersTimeoutMs,
+      requestTimeout: opts.requestTimeoutMs,
+      keepAliveTimeout: opts.keepAliveTimeoutMs,
+      // Node enforces the two timeouts above only on this tick (30 s by default): keep it well inside them.
+      connectionsCheckingInterval: checkingInterval(opts.headersTimeoutMs, opts.requestTimeoutMs),
+    },
+    handler,
+  );
   // A reset socket or a client error must never take the process down (CVE-2025-53365 class).
-  server.on('clientError', (_err, socket: Socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
@@ -60,6 +70,11 @@ export async function serveHttp(app: McpApplication, options: Partial<HttpOption
     server,
     close: ({ deadlineMs = 25_000 } = {}) => (closing ??= shutdown(server, endpoint, deadlineMs)),
   };
+}
+
+function checkingInterval(headersTimeoutMs: number, requestTimeoutMs: number): number {
+  const tightest = requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs;
+  return Math.max(100, Math.min(1000, Math.floor(tightest / 4)));
 }
 
 async function shutdown(server: Server, endpoint: HttpEndpoint, deadlineMs: number): Promise<void> {
