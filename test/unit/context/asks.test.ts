@@ -313,7 +313,7 @@ describe('legacy real await', () => {
       handlers: { 'elicitation/create': (p) => ((seen = p), never) },
     });
     const pending = c.raw('tools/call', { name: 'single' });
-    await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 200 && !seen; i++) await new Promise((r) => setTimeout(r, 10)); // until the ask arrives
     expect(seen).toBeDefined();
     c.notify('notifications/cancelled', { requestId: 2, reason: 'user' }); // id 1 was initialize
     const outcome = await Promise.race([pending.then(() => 'answered'), new Promise((r) => setTimeout(() => r('no response'), 100))]);
