@@ -71,9 +71,9 @@ function scenario(s) {
   ].join('\n');
 }
 
-function startup(st) {
+function startup(st, note) {
   if (!st) return '';
-  return ['## Start-up: spawn → first good `tools/list`', '', 'Polled every 5 ms on fresh connections; servers interleaved; median of runs.', '',
+  return ['## Start-up: spawn → first good `tools/list`', '', 'Polled every 5 ms on fresh connections; servers interleaved; median of runs.', '', ...(note ? [`Note: ${note}.`, ''] : []),
     table(['server', 'median ms', 'min–max', 'per run'], st.summary.map((r) => [r.label, f(r.medianMs), `${f(r.minMs)}–${f(r.maxMs)}`, r.perRun.map((x) => f(x)).join(' · ')])), ''].join('\n');
 }
 
@@ -104,7 +104,7 @@ function profile(dir) {
 }
 
 export function writeReport(results, dir) {
-  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup), sessions(results.sessions), codec(results.stateCodec), profile(dir)].join('\n');
+  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup, results.startupNote), sessions(results.sessions), codec(results.stateCodec), profile(dir)].join('\n');
   writeFileSync(`${dir}RESULTS.md`, md.replace(/\n{3,}/g, '\n\n'));
   writeFileSync(`${dir}results.svg`, renderChart(results));
   console.error(`wrote ${dir}RESULTS.md and ${dir}results.svg`);

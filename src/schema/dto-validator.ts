@@ -5,7 +5,7 @@ import { dtoToJsonSchema } from './dto-schema';
 import { getFieldOptions } from './field-metadata';
 import { hostileInputProblems } from './hostile-input';
 import { hasObjectProperties, missingRequiredObjects } from './required-nested';
-import { fastAcceptFor } from './fast-path';
+import { fastAcceptFor, type FastAccept } from './fast-path';
 import { capped, flattenValidationErrors } from './validation-messages';
 
 export type DtoValidation<T> = { ok: true; value: T } | { ok: false; errors: string[] };
@@ -22,10 +22,12 @@ export function createDtoValidator<T extends object>(dto: new () => T): (input: 
   if (cached) return cached as (input: unknown) => DtoValidation<T>;
   const schema = dtoToJsonSchema(dto);
   const checksNested = hasObjectProperties(schema);
-  const fastAccept = fastAcceptFor(dto, schema);
+  // Decided and compiled on first use: start-up with hundreds of tools pays for none of them.
+  let fastAccept: FastAccept | undefined | null = null;
   const validate = (input: unknown): DtoValidation<T> => {
     const hostile = hostileInputProblems(input);
     if (hostile.length) return { ok: false, errors: capped(hostile) };
+    if (fastAccept === null) fastAccept = fastAcceptFor(dto, schema);
     if (fastAccept?.(input as Record<string, unknown>)) {
       const instance = Object.assign(new dto(), input);
       applyFieldDefaults(instance);
