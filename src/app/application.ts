@@ -4,7 +4,7 @@
  */
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { FrameworkError } from '../errors/framework-error';
-import { ContextServerModule, SERVER_OPTIONS, type ConfigModule } from '../config/modules';
+import { ContextServerModule, SERVER_OPTIONS } from '../config/modules';
 import type { ContextServerOptions } from '../config/server-options';
 import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
@@ -17,17 +17,11 @@ import { ContextServer } from '../server/context-server';
 import { Invoker } from '../server/invoker';
 import { stderrLogger } from '../server/server-logger';
 import type { Context } from '../context/context';
-import { registerProvider, type Provider } from './providers';
+import { validateOptions } from '../config/validate-options';
+import { ApplicationOptions } from './application-options';
+import { registerProvider } from './providers';
 
-/** The server's identity (`name` is also the default requestState audience), providers and modules. */
-export interface ApplicationOptions extends Implementation {
-  /** Classes with @Tool/@Prompt/@Resource methods, services, and provider objects. */
-  providers: Provider[];
-  /** Configuration modules, e.g. `ContextServerModule.configure({...})`. */
-  modules?: ConfigModule[];
-  /** Parent container; defaults to tsyringe's global container. */
-  container?: DependencyContainer;
-}
+export { ApplicationOptions };
 
 type Handler<I> = (input: I, ctx: Context) => unknown;
 
@@ -39,8 +33,9 @@ export class McpApplication {
   readonly stateCodec: RequestStateCodec;
   readonly info: Implementation;
 
-  private constructor(options: ApplicationOptions) {
+  private constructor(input: ApplicationOptions) {
     assertReflectMetadata();
+    const options = validateOptions(ApplicationOptions, input, { label: 'ApplicationOptions' });
     this.container = (options.container ?? rootContainer).createChildContainer();
     const modules = options.modules ?? [];
     for (const m of modules) m.register(this.container);

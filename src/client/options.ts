@@ -2,8 +2,9 @@
  * `ContextClientOptions` (DESIGN D9, D11): validated once at `ContextClient.connect`, then frozen.
  * Each handler given here is also a capability the client declares; none given, none declared.
  */
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
+import { IsFunction } from '../config/option-rules';
 import { validateOptions } from '../config/validate-options';
 import { LOG_LEVELS, type LogLevel } from '../protocol/meta';
 import type { Era } from '../protocol/versions';
@@ -51,12 +52,6 @@ export interface LogMessage {
   data: unknown;
 }
 
-const IsFunction = () =>
-  ValidateBy({
-    name: 'isFunction',
-    validator: { validate: (v: unknown) => typeof v === 'function', defaultMessage: () => '$property must be a function' },
-  });
-
 export class ClientInfoOptions {
   @IsString() name = 'onemodelcontext-client';
   @IsString() version = '0.1.0';
@@ -96,7 +91,5 @@ export type ContextClientInit = Partial<Omit<ContextClientOptions, 'clientInfo'>
 };
 
 export function resolveClientOptions(input: ContextClientInit = {}): Readonly<ContextClientOptions> {
-  const options = validateOptions(ContextClientOptions, input, 'ContextClientOptions', { clientInfo: ClientInfoOptions });
-  Object.freeze(options.clientInfo);
-  return options;
+  return validateOptions(ContextClientOptions, input, { label: 'ContextClientOptions', nested: { clientInfo: ClientInfoOptions } });
 }

@@ -1,7 +1,6 @@
 /** Configuration modules: frozen, validated options registered under a token at bootstrap. */
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
-import { validateOptions } from './validate-options';
-import { CacheHintOptions, ContextServerOptions } from './server-options';
+import { resolveServerOptions, type ContextServerOptions } from './server-options';
 
 export interface ConfigModule<T = unknown> {
   readonly token: InjectionToken<T>;
@@ -22,9 +21,6 @@ export const SERVER_OPTIONS: InjectionToken<ContextServerOptions> = Symbol.for('
 /** `ContextServerModule.configure({...})`: requestState sealing, asks, lists, auth. */
 export class ContextServerModule {
   static configure(options: Partial<ContextServerOptions> = {}): ConfigModule<ContextServerOptions> {
-    return defineModule(SERVER_OPTIONS, validateOptions(ContextServerOptions, options, 'ContextServerOptions', {
-        listCache: CacheHintOptions,
-        readCache: CacheHintOptions,
-      }));
+    return defineModule(SERVER_OPTIONS, resolveServerOptions(options));
   }
 }

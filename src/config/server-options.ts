@@ -1,7 +1,10 @@
 /** `ContextServerOptions`: everything the server (not the transport) can be configured with. */
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import type { Principal } from '../context/principal';
+import { RequestStateOptions, requestStateProblems } from '../state/request-state-options';
+import { HasMethods, IsFunction } from './option-rules';
+import { validateOptions } from './validate-options';
 import type { ServerLogger } from '../server/server-logger';
 
 export class CacheHintOptions {
@@ -18,23 +21,12 @@ export interface AuthRequest {
 
 export type Authenticate = (request: AuthRequest) => Principal | undefined | Promise<Principal | undefined>;
 
-export class ContextServerOptions {
-  /** Key (or ring: first mints, all verify) for sealing requestState; ephemeral per process when unset. */
-  @IsOptional() requestStateKey?: string | Uint8Array | Array<string | Uint8Array>;
-  /** AES-256-GCM instead of HMAC-SHA256 integrity: the client can no longer read the state. */
-  @IsOptional() @IsBoolean() encryptRequestState?: boolean;
-  /** Seconds each round's requestState stays valid. */
-  @IsOptional() @IsInt() @Min(1) requestStateLifetime?: number;
-  /** Seconds a whole multi-round flow may take. */
-  @IsOptional() @IsInt() @Min(1) maxFlowLifetime?: number;
-  /** Largest requestState accepted or minted (bytes of the wire string). */
-  @IsOptional() @IsInt() @Min(1024) maxRequestStateBytes?: number;
-  /** Binds state to this audience (defaults to the server name). */
-  @IsOptional() @IsString() requestStateAudience?: string;
-  /** Each requestState can be redeemed once. */
-  @IsOptional() @IsBoolean() singleUseRequestState?: boolean;
-  @IsOptional() singleUseStore?: { claim(tokenId: string, expiresAtMs: number): boolean | Promise<boolean> };
-
+/**
+ * The requestState options (`requestStateKey`, `encryptRequestState`, `requestStateLifetime`,
+ * `maxFlowLifetime`, `maxRequestStateBytes`, `requestStateAudience`, `singleUseRequestState`,
+ * `singleUseStore`) are defined once, on RequestStateOptions, and inherited here with their rules.
+ */
+export class ContextServerOptions extends RequestStateOptions {
   /** Legacy real-await: how long one server-to-client request may wait for its reply. */
   @IsInt() @Min(1) legacyAskTimeoutMs = 600_000;
   /** How often an invalid answer is asked again on legacy before the ask fails. */
@@ -50,7 +42,16 @@ export class ContextServerOptions {
   /** Guidance for the model, sent in initialize / server/discover. */
   @IsOptional() @IsString() instructions?: string;
   /** Establishes the principal of a request (HTTP headers, stdio environment). */
-  @IsOptional() authenticate?: Authenticate;
+  @IsOptional() @IsFunction() authenticate?: Authenticate;
   /** Server diagnostics (refusal reasons, warnings). Defaults to stderr. */
-  @IsOptional() logger?: ServerLogger;
+  @IsOptional() @HasMethods('warn', 'error') logger?: ServerLogger;
+}
+
+/** Validates and freezes server options: unknown keys, each field's rules, the requestState cross-checks. */
+export function resolveServerOptions(input: unknown): Readonly<ContextServerOptions> {
+  return validateOptions(ContextServerOptions, input, {
+    label: 'ContextServerOptions',
+    nested: { listCache: CacheHintOptions, readCache: CacheHintOptions },
+    checks: requestStateProblems,
+  });
 }

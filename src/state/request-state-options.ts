@@ -1,8 +1,10 @@
 /**
- * requestState options: validated once with class-validator, defaulted, frozen. Keys are
- * parsed here too, so a bad key fails at start-up next to every other bad option.
+ * requestState options: the one definition of each (ContextServerOptions extends this class),
+ * validated with the shared options engine, defaulted, frozen. Keys are parsed here too, so a bad
+ * key fails at start-up next to every other bad option.
  */
-import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateBy, validateSync } from 'class-validator';
+import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { validateOptions, type OptionProblem } from '../config/validate-options';
 import { FrameworkError } from '../errors/framework-error';
 import { KeyRing } from './key-ring';
 import type { RequestStateKeyInput } from './key-material';
@@ -99,45 +101,56 @@ export function isResolvedRequestStateOptions(value: unknown): value is Resolved
   return typeof value === 'object' && value !== null && resolvedOptions.has(value);
 }
 
+/** A key-material message starts with the field it blames (`requestStateKey` or `requestStateKey[1]`). */
+function keyProblem(error: FrameworkError): OptionProblem {
+  const match = /^(requestStateKey(?:\[\d+\])?)\s+(.*)$/s.exec(error.detail);
+  return match ? { field: match[1]!, message: match[2]! } : { field: 'requestStateKey', message: error.detail };
+}
+
 /**
- * Validate, default and freeze. Other keys of `input` are ignored, so a larger server options
- * object can be passed as is. Throws FrameworkError('OMC_INVALID_OPTIONS') naming every bad option.
+ * The rules that span several requestState options (and the key's own parsing); used by
+ * `ContextServerModule.configure` and by `resolveRequestStateOptions`, so both say the same.
+ */
+export function requestStateProblems(options: Readonly<RequestStateOptions>): OptionProblem[] {
+  const problems: OptionProblem[] = [];
+  if (options.requestStateKey !== undefined) {
+    try {
+      KeyRing.fromOption(options.requestStateKey);
+    } catch (error) {
+      if (!(error instanceof FrameworkError)) throw error;
+      problems.push(keyProblem(error));
+    }
+  }
+  const lifetime = options.requestStateLifetime ?? REQUEST_STATE_DEFAULTS.requestStateLifetime;
+  const flowLifetime = options.maxFlowLifetime ?? REQUEST_STATE_DEFAULTS.maxFlowLifetime;
+  if (Number.isInteger(lifetime) && Number.isInteger(flowLifetime) && flowLifetime < lifetime) {
+    problems.push({ field: 'maxFlowLifetime', message: `${flowLifetime}s must be at least requestStateLifetime (${lifetime}s)` });
+  }
+  if (options.singleUseStore !== undefined && options.singleUseRequestState !== true) {
+    problems.push({ field: 'singleUseStore', message: 'is set but singleUseRequestState is not true; set singleUseRequestState: true to use it' });
+  }
+  return problems;
+}
+
+/**
+ * Validate, default and freeze. Only the requestState keys of `input` are read, so the server's
+ * (already validated) options object can be passed as is. Throws FrameworkError('OMC_INVALID_OPTIONS')
+ * naming every bad option.
  */
 export function resolveRequestStateOptions(
   input: Partial<RequestStateOptions> = {},
   deps: { random?: (n: number) => Buffer } = {},
 ): Readonly<ResolvedRequestStateOptions> {
-  const options = new RequestStateOptions();
+  const own: Record<string, unknown> = {};
   for (const name of OPTION_NAMES) {
-    if (input[name] !== undefined) (options as Record<string, unknown>)[name] = input[name];
+    if (input[name] !== undefined) own[name] = input[name];
   }
-  const problems = validateSync(options).flatMap((error) => Object.values(error.constraints ?? {}));
-
-  let keyRing: KeyRing | undefined;
-  try {
-    keyRing = KeyRing.fromOption(options.requestStateKey, deps.random);
-  } catch (error) {
-    if (!(error instanceof FrameworkError)) throw error;
-    problems.push(error.message.replace(/^\[OMC_INVALID_OPTIONS\] /, ''));
-  }
-
-  const lifetime = options.requestStateLifetime ?? REQUEST_STATE_DEFAULTS.requestStateLifetime;
-  const flowLifetime = options.maxFlowLifetime ?? REQUEST_STATE_DEFAULTS.maxFlowLifetime;
-  if (Number.isInteger(lifetime) && Number.isInteger(flowLifetime) && flowLifetime < lifetime) {
-    problems.push(`maxFlowLifetime (${flowLifetime}s) must be at least requestStateLifetime (${lifetime}s)`);
-  }
-  if (options.singleUseStore !== undefined && options.singleUseRequestState !== true) {
-    problems.push('singleUseStore is set but singleUseRequestState is not true; set singleUseRequestState: true to use it');
-  }
-  if (problems.length > 0 || keyRing === undefined) {
-    throw new FrameworkError('OMC_INVALID_OPTIONS', `Invalid requestState options:\n- ${problems.join('\n- ')}`);
-  }
-
+  const options = validateOptions(RequestStateOptions, own, { label: 'requestState options', checks: requestStateProblems });
   const resolved: ResolvedRequestStateOptions = Object.freeze({
-    keyRing,
+    keyRing: KeyRing.fromOption(options.requestStateKey, deps.random),
     encryptRequestState: options.encryptRequestState ?? REQUEST_STATE_DEFAULTS.encryptRequestState,
-    requestStateLifetime: lifetime,
-    maxFlowLifetime: flowLifetime,
+    requestStateLifetime: options.requestStateLifetime ?? REQUEST_STATE_DEFAULTS.requestStateLifetime,
+    maxFlowLifetime: options.maxFlowLifetime ?? REQUEST_STATE_DEFAULTS.maxFlowLifetime,
     maxRequestStateBytes: options.maxRequestStateBytes ?? REQUEST_STATE_DEFAULTS.maxRequestStateBytes,
     requestStateAudience: options.requestStateAudience,
     singleUseRequestState: options.singleUseRequestState ?? REQUEST_STATE_DEFAULTS.singleUseRequestState,

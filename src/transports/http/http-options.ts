@@ -1,6 +1,7 @@
 /** `HttpOptions`: the Streamable HTTP endpoint's configuration, validated once and frozen (DESIGN D9). */
 import { ArrayNotContains, IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
+import { HasMethods } from '../../config/option-rules';
 import { validateOptions } from '../../config/validate-options';
 import type { EventStore } from './event-store';
 
@@ -37,7 +38,7 @@ export class HttpOptions {
   /** A legacy session unused this long (no request, no open stream) is evicted. */
   @IsInt() @Min(1000) sessionIdleTimeoutMs = 30 * 60_000;
   /** Legacy resumability: where SSE events are kept for `Last-Event-ID`. In-memory and bounded by default. */
-  @IsOptional() eventStore?: EventStore;
+  @IsOptional() @HasMethods('append', 'eventsAfter') eventStore?: EventStore;
   /** `retry:` sent with the 2025-11-25 priming event. */
   @IsInt() @Min(0) sseRetryMs = 1000;
   /** Keep-alive comment interval on long-lived SSE streams (0 disables). */
@@ -45,7 +46,7 @@ export class HttpOptions {
 }
 
 export function validateHttpOptions(input: Partial<HttpOptions> = {}): Readonly<HttpOptions> {
-  return validateOptions(HttpOptions, input, 'HttpOptions', { cors: CorsOptions });
+  return validateOptions(HttpOptions, input, { label: 'HttpOptions', nested: { cors: CorsOptions } });
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);

@@ -8,7 +8,8 @@ import type { McpApplication } from '../../app/application';
 import { ErrorCode } from '../../protocol/error-codes';
 import { hostPolicy } from './host-guard';
 import { HttpEndpoint } from './http-endpoint';
-import { validateHttpOptions, type HttpOptions } from './http-options';
+import { isValidatedOptions } from '../../config/validate-options';
+import { HttpOptions, validateHttpOptions } from './http-options';
 import { nodeRequestView, nodeResponseSink } from './node-exchange';
 import { sendError } from './responses';
 
@@ -18,7 +19,7 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, parsedBod
 };
 
 export function createNodeHandler(app: McpApplication, options: Partial<HttpOptions> | Readonly<HttpOptions> = {}): NodeHandler {
-  const frozen = Object.isFrozen(options) ? (options as Readonly<HttpOptions>) : validateHttpOptions(options);
+  const frozen = isValidatedOptions(options, HttpOptions) ? options : validateHttpOptions(options);
   return nodeHandlerFor(new HttpEndpoint(app, frozen, hostPolicy(frozen)), { matchPath: true });
 }
 

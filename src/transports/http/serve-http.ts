@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { McpApplication } from '../../app/application';
-import { FrameworkError } from '../../errors/framework-error';
+import { optionsError } from '../../config/validate-options';
 import { stderrLogger } from '../../server/server-logger';
 import { hostPolicy } from './host-guard';
 import { HttpEndpoint } from './http-endpoint';
@@ -26,10 +26,12 @@ export async function serveHttp(app: McpApplication, options: Partial<HttpOption
   const opts = validateHttpOptions(options);
   const loopback = isLoopbackHost(opts.host);
   if (!loopback && !opts.allowedHosts && !opts.dangerouslyAllowAnyHost) {
-    throw new FrameworkError(
-      'OMC_INVALID_OPTIONS',
-      `HttpOptions: binding ${opts.host} (not loopback) needs allowedHosts (and allowedOrigins for browsers), or dangerouslyAllowAnyHost: true behind a proxy that checks Host and Origin.`,
-    );
+    throw optionsError('HttpOptions', [
+      {
+        field: 'host',
+        message: `binding ${opts.host} (not loopback) needs allowedHosts (and allowedOrigins for browsers), or dangerouslyAllowAnyHost: true behind a proxy that checks Host and Origin`,
+      },
+    ]);
   }
   const logger = app.options.logger ?? stderrLogger;
   if (!loopback && app.hasEphemeralStateKey) {

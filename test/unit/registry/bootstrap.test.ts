@@ -122,8 +122,8 @@ describe('start-up validation names the class and method', () => {
   });
 
   test('bad options fail at configure time with a readable list', () => {
-    expect(() => makeApp([], { pageSize: 0, legacyAskTimeoutMs: 'soon' })).toThrow(/pageSize: pageSize must not be less than 1/);
-    expect(() => makeApp([], { pageSize: 0, legacyAskTimeoutMs: 'soon' })).toThrow(/legacyAskTimeoutMs: legacyAskTimeoutMs must be an integer/);
+    expect(() => makeApp([], { pageSize: 0, legacyAskTimeoutMs: 'soon' })).toThrow(/pageSize: must not be less than 1 \(got 0\)/);
+    expect(() => makeApp([], { pageSize: 0, legacyAskTimeoutMs: 'soon' })).toThrow(/legacyAskTimeoutMs: must be an integer/);
     expect(() => makeApp([], { requestStateKey: 'short' })).toThrow(FrameworkError);
   });
 });

@@ -52,21 +52,21 @@ describe('resolveRequestStateOptions', () => {
   });
 
   it.each([
-    [{ encryptRequestState: 'yes' }, 'encryptRequestState must be true or false'],
-    [{ requestStateLifetime: 1.5 }, 'requestStateLifetime must be a whole number'],
-    [{ requestStateLifetime: 0 }, 'requestStateLifetime must be at least 1'],
-    [{ requestStateLifetime: 86_401 }, 'requestStateLifetime must be at most'],
-    [{ maxFlowLifetime: -1 }, 'maxFlowLifetime must be at least 1'],
-    [{ maxFlowLifetime: Infinity }, 'maxFlowLifetime must be a whole number'],
-    [{ requestStateLifetime: 600, maxFlowLifetime: 300 }, 'maxFlowLifetime (300s) must be at least requestStateLifetime (600s)'],
-    [{ maxRequestStateBytes: 1023 }, 'maxRequestStateBytes must be at least 1024'],
-    [{ maxRequestStateBytes: NaN }, 'maxRequestStateBytes must be a whole number'],
-    [{ requestStateAudience: '' }, 'requestStateAudience must not be empty'],
-    [{ requestStateAudience: 7 }, 'requestStateAudience must be a string'],
-    [{ singleUseRequestState: 1 }, 'singleUseRequestState must be true or false'],
-    [{ singleUseRequestState: true, singleUseStore: {} }, 'singleUseStore must be an object with a claim'],
-    [{ singleUseStore: new MemorySingleUseStore() }, 'set singleUseRequestState: true'],
-    [{ requestStateKey: Buffer.alloc(8, 1) }, 'requestStateKey is 8 bytes'],
+    [{ encryptRequestState: 'yes' }, 'encryptRequestState: must be true or false'],
+    [{ requestStateLifetime: 1.5 }, 'requestStateLifetime: must be a whole number'],
+    [{ requestStateLifetime: 0 }, 'requestStateLifetime: must be at least 1'],
+    [{ requestStateLifetime: 86_401 }, 'requestStateLifetime: must be at most'],
+    [{ maxFlowLifetime: -1 }, 'maxFlowLifetime: must be at least 1'],
+    [{ maxFlowLifetime: Infinity }, 'maxFlowLifetime: must be a whole number'],
+    [{ requestStateLifetime: 600, maxFlowLifetime: 300 }, 'maxFlowLifetime: 300s must be at least requestStateLifetime (600s)'],
+    [{ maxRequestStateBytes: 1023 }, 'maxRequestStateBytes: must be at least 1024'],
+    [{ maxRequestStateBytes: NaN }, 'maxRequestStateBytes: must be a whole number'],
+    [{ requestStateAudience: '' }, 'requestStateAudience: must not be empty'],
+    [{ requestStateAudience: 7 }, 'requestStateAudience: must be a string'],
+    [{ singleUseRequestState: 1 }, 'singleUseRequestState: must be true or false'],
+    [{ singleUseRequestState: true, singleUseStore: {} }, 'singleUseStore: must be an object with a claim'],
+    [{ singleUseStore: new MemorySingleUseStore() }, 'singleUseStore: is set but singleUseRequestState is not true'],
+    [{ requestStateKey: Buffer.alloc(8, 1) }, 'requestStateKey: is 8 bytes'],
   ])('refuses %p, saying how to fix it', (input, says) => {
     expect(problemsOf(input as Partial<RequestStateOptions>)).toContain(says);
   });
