@@ -20,7 +20,7 @@ export type {
 export { McpApplication, type ApplicationOptions } from './app/application';
 export type { Provider, ProviderObject } from './app/providers';
 export { ContextServerModule, defineModule, SERVER_OPTIONS, type ConfigModule } from './config/modules';
-export { ContextServerOptions, type Authenticate, type AuthRequest } from './config/server-options';
+export { ContextServerOptions, type ContextServerInit, type Authenticate, type AuthRequest } from './config/server-options';
 
 // Context and asks
 export { Context, type ClientFeature } from './context/context';

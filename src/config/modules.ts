@@ -1,6 +1,6 @@
 /** Configuration modules: frozen, validated options registered under a token at bootstrap. */
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
-import { resolveServerOptions, type ContextServerOptions } from './server-options';
+import { resolveServerOptions, type ContextServerInit, type ContextServerOptions } from './server-options';
 
 export interface ConfigModule<T = unknown> {
   readonly token: InjectionToken<T>;
@@ -20,7 +20,7 @@ export const SERVER_OPTIONS: InjectionToken<ContextServerOptions> = Symbol.for('
 
 /** `ContextServerModule.configure({...})`: requestState sealing, asks, lists, auth. */
 export class ContextServerModule {
-  static configure(options: Partial<ContextServerOptions> = {}): ConfigModule<ContextServerOptions> {
+  static configure(options: ContextServerInit = {}): ConfigModule<ContextServerOptions> {
     return defineModule(SERVER_OPTIONS, resolveServerOptions(options));
   }
 }

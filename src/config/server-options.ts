@@ -47,6 +47,12 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsOptional() @HasMethods('warn', 'error') logger?: ServerLogger;
 }
 
+/** What `ContextServerModule.configure` takes: every option optional, cache hints partial too. */
+export type ContextServerInit = Partial<Omit<ContextServerOptions, 'listCache' | 'readCache'>> & {
+  listCache?: Partial<CacheHintOptions>;
+  readCache?: Partial<CacheHintOptions>;
+};
+
 /** Validates and freezes server options: unknown keys, each field's rules, the requestState cross-checks. */
 export function resolveServerOptions(input: unknown): Readonly<ContextServerOptions> {
   return validateOptions(ContextServerOptions, input, {
