@@ -36,7 +36,11 @@ export class FlightTools {
    * Books a seat. On 2026-07-28 this handler is replayed once per round, so everything before the
    * last ask must be safe to repeat; the charge is fenced with ctx.once so it runs exactly once.
    */
-  @Tool({ description: 'Book a flight (asks for confirmation and passenger details)', annotations: { destructiveHint: true } })
+  @Tool({
+    description: 'Book a flight (asks for confirmation and passenger details)',
+    annotations: { destructiveHint: true },
+    forms: [PassengerForm],
+  })
   async book_flight(args: BookArgs, ctx: Context) {
     const flight = FLIGHTS.find((f) => f.id === args.flightId);
     if (!flight) throw new Error(`Unknown flight ${args.flightId}; use search_flights first.`);

@@ -16,7 +16,7 @@ export class TravelStyleForm {
 export class Guides {
   constructor(private readonly store: BookingStore) {}
 
-  @Prompt({ description: 'Plan a trip; asks for your travel style when the client can' })
+  @Prompt({ description: 'Plan a trip; asks for your travel style when the client can', forms: [TravelStyleForm] })
   async plan_trip(args: PlanTripArgs, ctx: Context) {
     let style = 'comfort';
     if (ctx.supports('elicitation')) {

@@ -16,6 +16,7 @@ import { serverCapabilities } from '../server/capabilities';
 import { ContextServer } from '../server/context-server';
 import { Invoker } from '../server/invoker';
 import { stderrLogger } from '../server/server-logger';
+import { UndeclaredForms } from '../server/undeclared-forms';
 import type { Context } from '../context/context';
 import { validateOptions } from '../config/validate-options';
 import { ApplicationOptions } from './application-options';
@@ -74,6 +75,7 @@ export class McpApplication {
       options: this.options,
       invoker: new Invoker(this.container),
       logger,
+      forms: new UndeclaredForms(logger, this.options.undeclaredForms),
       capabilities: serverCapabilities(),
       engine: {
         sealer: this.stateCodec,

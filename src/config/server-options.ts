@@ -39,6 +39,8 @@ export class ContextServerOptions extends RequestStateOptions {
   @ValidateNested() @Type(() => CacheHintOptions) listCache: CacheHintOptions = new CacheHintOptions();
   /** 2026 cache hints for resources/read unless a resource sets its own. */
   @ValidateNested() @Type(() => CacheHintOptions) readCache: CacheHintOptions = new CacheHintOptions();
+  /** A form passed to `ctx.elicit` but not declared in the handler's `forms`: checked on first use and logged once (`warn`), or refused (`refuse`). */
+  @IsIn(['warn', 'refuse']) undeclaredForms: 'warn' | 'refuse' = 'warn';
   /** Guidance for the model, sent in initialize / server/discover. */
   @IsOptional() @IsString() instructions?: string;
   /** Establishes the principal of a request (HTTP headers, stdio environment). */

@@ -42,6 +42,8 @@ export interface ContextInit {
   state: StateBag;
   /** Legacy 2025-11-25: URL elicitations carry an elicitationId. */
   urlElicitationIds: boolean;
+  /** Called with each form before `elicit` asks it: lets the server note (or refuse) an undeclared form. */
+  checkForm?: (form: Function) => void;
 }
 
 export type ClientFeature = 'elicitation' | 'elicitation.url' | 'sampling' | 'sampling.tools' | 'roots';
@@ -122,7 +124,8 @@ export class Context {
   }
 
   /** Asks the user to fill a form described by a DTO; an accepted answer is a validated instance. */
-  elicit<T extends object>(form: new () => T, message: string, options?: AskOptions): Promise<ElicitOutcome<T>> {
+  async elicit<T extends object>(form: new () => T, message: string, options?: AskOptions): Promise<ElicitOutcome<T>> {
+    this.init.checkForm?.(form);
     return this.init.asks.ask(elicitAsk(form, message, options));
   }
 

@@ -11,7 +11,17 @@ export interface CacheHints {
   cacheScope: 'public' | 'private';
 }
 
-export interface ToolOptions {
+/** What a handler that asks declares, so bootstrap can check it (DESIGN D6). */
+export interface AskingOptions {
+  /**
+   * Every DTO class the handler passes to `ctx.elicit`: each is checked against the elicitation
+   * form subset at start-up. A form used without being declared is checked on first use and
+   * logged (or refused, with `undeclaredForms: 'refuse'`); the test kit fails the call.
+   */
+  forms?: Function[];
+}
+
+export interface ToolOptions extends AskingOptions {
   /** Defaults to the method name. 1–128 of [A-Za-z0-9_.-]. */
   name?: string;
   title?: string;
@@ -25,7 +35,7 @@ export interface ToolOptions {
   _meta?: JsonObject;
 }
 
-export interface PromptOptions {
+export interface PromptOptions extends AskingOptions {
   name?: string;
   title?: string;
   description?: string;
@@ -35,7 +45,7 @@ export interface PromptOptions {
   _meta?: JsonObject;
 }
 
-export interface ResourceOptions {
+export interface ResourceOptions extends AskingOptions {
   uri: string;
   /** Defaults to the method name. */
   name?: string;
@@ -49,7 +59,7 @@ export interface ResourceOptions {
   _meta?: JsonObject;
 }
 
-export interface ResourceTemplateOptions {
+export interface ResourceTemplateOptions extends AskingOptions {
   uriTemplate: string;
   name?: string;
   title?: string;

@@ -22,6 +22,7 @@ import type {
   ToolDefinition,
 } from './definitions';
 import { hasUntypedInput, inferInputDto, methodParamTypes } from './handler-params';
+import { declaredForms } from './declared-forms';
 import { assertValidName } from './names';
 import { UriTemplate } from './uri-template';
 import { deepFreeze, withoutUndefined } from './objects';
@@ -100,6 +101,7 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
     inputSchema,
     outputSchema,
     validate: validatorFor(input),
+    forms: declaredForms(owner, options.forms),
   });
 }
 
@@ -128,7 +130,7 @@ export function buildPrompt(options: PromptOptions, name: string, owner: string,
       _meta: options._meta,
     }),
   );
-  return Object.freeze({ kind: 'prompt', name, owner, source, descriptor, validate: validatorFor(args) });
+  return Object.freeze({ kind: 'prompt', name, owner, source, descriptor, validate: validatorFor(args), forms: declaredForms(owner, options.forms) });
 }
 
 export function buildResource(options: ResourceOptions, owner: string, source: HandlerSource): ResourceDefinition {
@@ -149,7 +151,16 @@ export function buildResource(options: ResourceOptions, owner: string, source: H
       _meta: options._meta,
     }),
   );
-  return Object.freeze({ kind: 'resource', uri: options.uri, owner, source, descriptor, mimeType: options.mimeType, cache: options.cache });
+  return Object.freeze({
+    kind: 'resource',
+    uri: options.uri,
+    owner,
+    source,
+    descriptor,
+    mimeType: options.mimeType,
+    cache: options.cache,
+    forms: declaredForms(owner, options.forms),
+  });
 }
 
 export function buildResourceTemplate(
@@ -180,6 +191,7 @@ export function buildResourceTemplate(
     descriptor,
     mimeType: options.mimeType,
     cache: options.cache,
+    forms: declaredForms(owner, options.forms),
   });
 }
 

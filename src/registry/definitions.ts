@@ -16,6 +16,8 @@ interface Common {
   readonly source: HandlerSource;
   /** The listing entry as sent on the wire (modern shape; legacy is down-converted). */
   readonly descriptor: Readonly<JsonObject>;
+  /** The forms the handler declared for `ctx.elicit`, each checked at bootstrap. */
+  readonly forms: ReadonlySet<Function>;
 }
 
 export interface ToolDefinition extends Common {

@@ -5,6 +5,7 @@ import type { Implementation, ServerCapabilities } from '../protocol/types';
 import type { EngineDeps } from './ask-engine';
 import type { Invoker } from './invoker';
 import type { ServerLogger } from './server-logger';
+import type { UndeclaredForms } from './undeclared-forms';
 
 export interface ServerCore {
   readonly info: Implementation;
@@ -13,5 +14,7 @@ export interface ServerCore {
   readonly invoker: Invoker;
   readonly engine: EngineDeps;
   readonly logger: ServerLogger;
+  /** Notes (or refuses) forms used by `ctx.elicit` that their handler did not declare. */
+  readonly forms: UndeclaredForms;
   readonly capabilities: { modern: ServerCapabilities; legacy: ServerCapabilities };
 }

@@ -3,6 +3,8 @@
  * for a chosen revision, answer its asks from a script, and read results with their rounds.
  */
 import { McpApplication } from '../app/application';
+import { FrameworkError } from '../errors/framework-error';
+import type { UndeclaredFormUse } from '../server/undeclared-forms';
 import { callInfo } from '../client/call-info';
 import { ContextClient, type CallOptions, type ClientTarget } from '../client/context-client';
 import type { ContextClientInit, InputContext } from '../client/options';
@@ -32,6 +34,10 @@ export class TestClient {
   /** Every ask the server made, in order, across calls. */
   readonly asks: RecordedAsk[] = [];
 
+  /** Undeclared forms the app reported since the last call (in-memory apps only). */
+  private undeclared: UndeclaredFormUse[] = [];
+  private unsubscribe: () => void = () => undefined;
+
   private constructor(
     readonly client: ContextClient,
     private readonly script: AnswerScript,
@@ -55,6 +61,7 @@ export class TestClient {
     const client = await ContextClient.connect(clientTarget, { clientInfo: { name: 'onemodelcontext-test-client', version: '0.1.0' }, ...rest, ...handlers, protocolVersion: era });
     const kit = new TestClient(client, script);
     (kit as { asks: RecordedAsk[] }).asks = asks;
+    if (target instanceof McpApplication) kit.unsubscribe = target.server.core.forms.subscribe((use) => kit.undeclared.push(use));
     return kit;
   }
 
@@ -64,22 +71,38 @@ export class TestClient {
 
   async callTool(name: string, args: JsonObject = {}, options?: CallOptions): Promise<Run<CallToolResult>> {
     this.script.reset();
-    return run(await this.client.callTool(name, args, options), (r) => r.content);
+    return run(await this.strict(this.client.callTool(name, args, options)), (r) => r.content);
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}, options?: CallOptions): Promise<Run<GetPromptResult>> {
     this.script.reset();
-    return run(await this.client.getPrompt(name, args, options), (r) => r.messages.map((m) => m.content));
+    return run(await this.strict(this.client.getPrompt(name, args, options)), (r) => r.messages.map((m) => m.content));
   }
 
   async readResource(uri: string, options?: CallOptions): Promise<Run<ReadResourceResult>> {
     this.script.reset();
-    const result = await this.client.readResource(uri, options);
+    const result = await this.strict(this.client.readResource(uri, options));
     return { ...info(result), result, text: result.contents.map((c) => ('text' in c ? c.text : '')).join('') };
   }
 
   close(): Promise<void> {
+    this.unsubscribe();
     return this.client.close();
+  }
+
+  /** A handler that elicits a form it did not declare fails the call in tests, whatever the server's mode. */
+  private async strict<R>(call: Promise<R>): Promise<R> {
+    const settled = await call.then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const uses = this.undeclared;
+    this.undeclared = [];
+    if (uses.length > 0) {
+      throw new FrameworkError('OMC_FORM_UNDECLARED', [...new Set(uses.map((u) => u.message))].join('\n'));
+    }
+    if (!settled.ok) throw settled.error;
+    return settled.value;
   }
 }
 

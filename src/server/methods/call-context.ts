@@ -6,7 +6,14 @@ import type { JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { RequestIO } from '../request-io';
 import type { RequestScope } from '../request-scope';
 
-export function makeContext(req: JsonRpcRequest, scope: RequestScope, io: RequestIO, asks: AskPort, state: StateBag): Context {
+export function makeContext(
+  req: JsonRpcRequest,
+  scope: RequestScope,
+  io: RequestIO,
+  asks: AskPort,
+  state: StateBag,
+  checkForm?: (form: Function) => void,
+): Context {
   return new Context({
     era: scope.era,
     protocolVersion: scope.protocolVersion,
@@ -25,5 +32,6 @@ export function makeContext(req: JsonRpcRequest, scope: RequestScope, io: Reques
     asks,
     state,
     urlElicitationIds: scope.era === 'legacy' && scope.protocolVersion === '2025-11-25',
+    checkForm,
   });
 }

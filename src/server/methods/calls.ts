@@ -63,7 +63,7 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
     scope,
     io,
     run: async (asks, state) => {
-      const ctx = makeContext(req, scope, io, asks, state);
+      const ctx = makeContext(req, scope, io, asks, state, core.forms.gate(def));
       try {
         return toolResult(def, await core.invoker.invoke(def.source, checked.value, ctx));
       } catch (e) {
@@ -93,7 +93,7 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
     scope,
     io,
     run: (asks, state) =>
-      invokeStrict(core, def, checked.value, makeContext(req, scope, io, asks, state), (v) => promptResult(v) as unknown as JsonObject),
+      invokeStrict(core, def, checked.value, makeContext(req, scope, io, asks, state, core.forms.gate(def)), (v) => promptResult(v) as unknown as JsonObject),
   });
 }
 
@@ -117,6 +117,6 @@ export async function readResource(core: ServerCore, req: JsonRpcRequest, scope:
     scope,
     io,
     run: (asks, state) =>
-      invokeStrict(core, def, input, makeContext(req, scope, io, asks, state), (v) => resourceResult(def, uri, v) as unknown as JsonObject),
+      invokeStrict(core, def, input, makeContext(req, scope, io, asks, state, core.forms.gate(def)), (v) => resourceResult(def, uri, v) as unknown as JsonObject),
   });
 }

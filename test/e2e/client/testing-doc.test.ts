@@ -10,7 +10,7 @@ class TravellerForm {
 }
 
 class BookingTools {
-  @Tool({ description: 'Books a flight after asking who travels and confirming' })
+  @Tool({ description: 'Books a flight after asking who travels and confirming', forms: [TravellerForm] })
   async book(args: BookingArgs, ctx: Context) {
     const who = await ctx.elicit(TravellerForm, 'Who is travelling?', { key: 'traveller' });
     if (who.action !== 'accept') return 'Booking cancelled';
