@@ -20,7 +20,8 @@ import { UndeclaredForms } from '../server/undeclared-forms';
 import type { Context } from '../context/context';
 import { validateOptions } from '../config/validate-options';
 import { ApplicationOptions } from './application-options';
-import { registerProvider } from './providers';
+import { assertConstructible } from './injectable-check';
+import { constructedClasses, registerProvider } from './providers';
 
 export { ApplicationOptions };
 
@@ -57,6 +58,7 @@ export class McpApplication {
       registerProvider(this.container, p);
       if (typeof p === 'function') this.discover(p);
     }
+    assertConstructible(constructedClasses(options.providers), this.container);
 
     this.stateCodec = createRequestStateCodec({
       requestStateKey: this.options.requestStateKey,

@@ -13,3 +13,8 @@ export function registerProvider(container: DependencyContainer, p: Provider): v
   else if ('useClass' in p) container.register(p.provide, { useClass: p.useClass as new () => unknown });
   else container.register(p.provide, { useFactory: p.useFactory });
 }
+
+/** The classes the container will construct: provider classes and `useClass` targets. */
+export function constructedClasses(providers: readonly Provider[]): Function[] {
+  return providers.flatMap((p) => (typeof p === 'function' ? [p] : 'useClass' in p ? [p.useClass] : []));
+}

@@ -67,4 +67,15 @@ export const MetadataStore = {
     assertReflect();
     return Reflect.getMetadata('design:paramtypes', cls);
   },
+  /** The class's own constructor `design:paramtypes`: emitted only when the class itself is decorated (e.g. @injectable()). */
+  ownConstructorParamTypes: (cls: Function): Function[] | undefined => {
+    assertReflect();
+    return Reflect.getOwnMetadata('design:paramtypes', cls);
+  },
+  /** Constructor positions that carry a tsyringe `@inject(token)` (tsyringe's own metadata key). */
+  injectedPositions: (cls: Function): Set<number> => {
+    assertReflect();
+    const tokens: Record<string, unknown> = Reflect.getOwnMetadata('injectionTokens', cls) ?? {};
+    return new Set(Object.keys(tokens).map(Number));
+  },
 };

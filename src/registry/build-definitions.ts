@@ -21,7 +21,7 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from './definitions';
-import { hasUntypedInput, inferInputDto, methodParamTypes } from './handler-params';
+import { assertHandlerParams, type HandlerKind, hasUntypedInput, inferInputDto, methodParamTypes } from './handler-params';
 import { declaredForms } from './declared-forms';
 import { assertValidName } from './names';
 import { UriTemplate } from './uri-template';
@@ -205,16 +205,21 @@ export function buildCompletion(target: CompletionTarget, owner: string, source:
 
 /** Everything one provider class declares. */
 export function explore(cls: Function) {
-  const method = (m: string): HandlerSource => ({ kind: 'method', cls, method: m, paramTypes: methodParamTypes(cls, m) });
   const owner = (m: string) => `${cls.name}.${m}`;
+  // Completions are called with explicit (value, context) arguments, so only asking handlers are checked.
+  const method = (m: string, kind?: HandlerKind): HandlerSource => {
+    const paramTypes = methodParamTypes(cls, m);
+    if (kind) assertHandlerParams(owner(m), kind, paramTypes);
+    return { kind: 'method', cls, method: m, paramTypes };
+  };
   return {
-    tools: MetadataStore.tools(cls).map((e) => buildTool(e.options, e.options.name ?? e.method, owner(e.method), method(e.method))),
+    tools: MetadataStore.tools(cls).map((e) => buildTool(e.options, e.options.name ?? e.method, owner(e.method), method(e.method, 'tool'))),
     prompts: MetadataStore.prompts(cls).map((e) =>
-      buildPrompt(e.options, e.options.name ?? e.method, owner(e.method), method(e.method)),
+      buildPrompt(e.options, e.options.name ?? e.method, owner(e.method), method(e.method, 'prompt')),
     ),
-    resources: MetadataStore.resources(cls).map((e) => buildResource(e.options, owner(e.method), method(e.method))),
+    resources: MetadataStore.resources(cls).map((e) => buildResource(e.options, owner(e.method), method(e.method, 'resource'))),
     resourceTemplates: MetadataStore.resourceTemplates(cls).map((e) =>
-      buildResourceTemplate(e.options, owner(e.method), method(e.method)),
+      buildResourceTemplate(e.options, owner(e.method), method(e.method, 'resourceTemplate')),
     ),
     completions: MetadataStore.completions(cls).map((e) => buildCompletion(e.options, owner(e.method), method(e.method))),
   };

@@ -30,3 +30,49 @@ export function inferInputDto(paramTypes: readonly Function[]): Function | undef
 export function hasUntypedInput(paramTypes: readonly Function[]): boolean {
   return paramTypes.some((t) => t === Object && !isContextType(t));
 }
+
+const PRIMITIVE_NAMES = new Map<unknown, string>([
+  [String, 'a string'],
+  [Number, 'a number'],
+  [Boolean, 'a boolean'],
+  [Array, 'an array'],
+  [Function, 'a function'],
+  [Symbol, 'a symbol'],
+  [Promise, 'a Promise'],
+  [undefined, 'void/undefined'],
+]);
+
+export type HandlerKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
+
+const RECEIVES: Record<HandlerKind, string> = {
+  tool: 'a tool receives its arguments as one DTO class (e.g. `class GreetArgs { @IsString() name!: string }` and `greet(args: GreetArgs)`)',
+  prompt: 'a prompt receives its arguments as one DTO class (e.g. `class TopicArgs { @IsString() topic!: string }` and `plan(args: TopicArgs)`)',
+  resource: 'a resource receives `{ uri }` as one object (e.g. `read({ uri }: { uri: string })`)',
+  resourceTemplate: 'a resource template receives its variables as one object (e.g. `item({ id }: { id: string })`)',
+};
+
+/**
+ * Every parameter of a handler must be something the invoker can supply: the Context, the abort
+ * signal, or the one input (DTO class or object). Anything else (`greet(name: string)`) would
+ * silently receive the whole arguments object, so it stops start-up naming the method.
+ */
+export function assertHandlerParams(owner: string, kind: HandlerKind, paramTypes: readonly Function[]): void {
+  const inputs: number[] = [];
+  paramTypes.forEach((t, i) => {
+    if (isContextType(t) || t === AbortSignal) return;
+    const primitive = PRIMITIVE_NAMES.get(t);
+    if (primitive !== undefined) {
+      throw new FrameworkError(
+        'OMC_UNSUPPORTED_PARAMETER',
+        `${owner}: parameter ${i + 1} is typed as ${primitive}, which nothing supplies; ${RECEIVES[kind]}, plus optionally \`ctx: Context\` and \`signal: AbortSignal\`.`,
+      );
+    }
+    inputs.push(i + 1);
+  });
+  if (inputs.length > 1) {
+    throw new FrameworkError(
+      'OMC_UNSUPPORTED_PARAMETER',
+      `${owner}: parameters ${inputs.join(' and ')} would all receive the same input; ${RECEIVES[kind]}, plus optionally \`ctx: Context\` and \`signal: AbortSignal\`.`,
+    );
+  }
+}
