@@ -93,6 +93,7 @@ export type {
 
 // Errors and protocol
 export { ProtocolError } from './errors/protocol-error';
+export { NotFoundError, InvalidParamsError } from './errors/request-errors';
 export { FrameworkError, type FrameworkErrorCode } from './errors/framework-error';
 export { ErrorCode } from './protocol/error-codes';
 export { MODERN_VERSION, LEGACY_VERSIONS } from './protocol/versions';

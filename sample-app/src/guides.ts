@@ -1,5 +1,5 @@
 /** A prompt that asks, static and templated resources, and completions. */
-import { Complete, Context, Prompt, Resource, ResourceTemplate } from 'onemodelcontext';
+import { Complete, Context, NotFoundError, Prompt, Resource, ResourceTemplate } from 'onemodelcontext';
 import { injectable } from 'tsyringe';
 import { AIRPORTS, BookingStore } from './catalog';
 import { PlanTripArgs } from './dto';
@@ -39,7 +39,7 @@ export class Guides {
   @ResourceTemplate({ uriTemplate: 'travel://bookings/{reference}', name: 'booking', mimeType: 'application/json' })
   booking(vars: { reference: string }) {
     const b = this.store.get(vars.reference);
-    if (!b) throw new Error(`No booking ${vars.reference}`);
+    if (!b) throw new NotFoundError(`No booking ${vars.reference}`); // -32002 on 2025-x, -32602 on 2026-07-28
     return JSON.stringify(b);
   }
 

@@ -2,7 +2,6 @@
  * The dispatcher: one handler per method, for each era. Transports hand it decoded requests and
  * a RequestIO; it answers a JSON-RPC response plus the HTTP status a transport should use.
  */
-import { FrameworkError } from '../errors/framework-error';
 import { ProtocolError } from '../errors/protocol-error';
 import { failure, success, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc';
 import { isLogLevel, Meta } from '../protocol/meta';
@@ -16,6 +15,7 @@ import { listPrompts, listResources, listResourceTemplates, listTools } from './
 import type { RequestIO } from './request-io';
 import { readModernEnvelope, type RequestScope } from './request-scope';
 import type { ServerCore } from './server-core';
+import { thrownDetail } from './server-logger';
 
 export interface Reply {
   message: JsonRpcResponse;
@@ -114,7 +114,11 @@ export class ContextServer {
     return result;
   }
 
-  /** Cache hints on complete list/read results; never on retries that carried answers or state. */
+  /**
+   * Cache hints for a complete result of server/discover, a list or resources/read (the resource's
+   * own `cache`, else `readCache`). Added to every complete result, a retry that completes after
+   * answers included; an input_required result never carries them (modernResult returns first).
+   */
   private cacheHints(req: JsonRpcRequest): CacheHints | undefined {
     if (CACHEABLE.has(req.method)) return this.core.options.listCache;
     if (req.method !== 'resources/read') return undefined;
@@ -141,10 +145,7 @@ export class ContextServer {
     if (e instanceof ProtocolError) {
       return { message: failure(req.id, e.code, e.message, e.data), status: e.httpStatus ?? 200 };
     }
-    this.core.logger.error(`internal error in ${req.method}`, {
-      error: e instanceof Error ? e.message : String(e),
-      code: e instanceof FrameworkError ? e.code : undefined,
-    });
+    this.core.logger.error(`internal error in ${req.method}`, thrownDetail(e));
     return { message: failure(req.id, -32603, 'Internal error'), status: 200 };
   }
 }

@@ -1,13 +1,31 @@
 /** Where the server writes its own diagnostics. Never stdout: on stdio that carries only MCP messages. */
+import { FrameworkError } from '../errors/framework-error';
+
 export interface ServerLogger {
   warn(message: string, detail?: Record<string, unknown>): void;
   error(message: string, detail?: Record<string, unknown>): void;
 }
 
+/** What the log keeps of a thrown value: its message, framework code and stack (never sent to the client). */
+export function thrownDetail(e: unknown): Record<string, unknown> {
+  if (!(e instanceof Error)) return { error: String(e) };
+  const detail: Record<string, unknown> = { error: e.message };
+  if (e instanceof FrameworkError) detail.code = e.code;
+  if (e.stack) detail.stack = e.stack;
+  return detail;
+}
+
+function line(level: string, message: string, detail?: Record<string, unknown>): string {
+  if (!detail) return `[onemodelcontext] ${level}: ${message}\n`;
+  const { stack, ...rest } = detail;
+  const head = `[onemodelcontext] ${level}: ${message}${Object.keys(rest).length ? ' ' + JSON.stringify(rest) : ''}\n`;
+  // The stack goes on its own lines, readable as Node prints it.
+  return typeof stack === 'string' ? `${head}${stack}\n` : head;
+}
+
 export const stderrLogger: ServerLogger = {
-  warn: (message, detail) => process.stderr.write(`[onemodelcontext] warn: ${message}${detail ? ' ' + JSON.stringify(detail) : ''}\n`),
-  error: (message, detail) =>
-    process.stderr.write(`[onemodelcontext] error: ${message}${detail ? ' ' + JSON.stringify(detail) : ''}\n`),
+  warn: (message, detail) => process.stderr.write(line('warn', message, detail)),
+  error: (message, detail) => process.stderr.write(line('error', message, detail)),
 };
 
 export const silentLogger: ServerLogger = { warn: () => undefined, error: () => undefined };

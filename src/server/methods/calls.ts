@@ -1,6 +1,7 @@
 /** tools/call, prompts/get, resources/read: the methods that run user code and may ask. */
 import { FrameworkError } from '../../errors/framework-error';
 import { ProtocolError } from '../../errors/protocol-error';
+import { InvalidParamsError, NotFoundError } from '../../errors/request-errors';
 import { ErrorCode } from '../../protocol/error-codes';
 import { InputRequiredSignal } from '../../context/input-required';
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
@@ -11,6 +12,7 @@ import type { RequestIO } from '../request-io';
 import type { RequestScope } from '../request-scope';
 import { promptResult, resourceResult, toolError, toolResult } from '../results';
 import type { ServerCore } from '../server-core';
+import { thrownDetail } from '../server-logger';
 import { makeContext } from './call-context';
 import type { Context } from '../../context/context';
 import type { HandlerSource } from '../../registry/definitions';
@@ -22,8 +24,10 @@ function name(params: JsonObject | undefined, method: string): string {
 }
 
 /**
- * Runs a prompt or resource handler: protocol errors and the input signal pass through, anything
- * else becomes -32603 (a framework error keeps its message, which is written for developers).
+ * Runs a prompt or resource handler: protocol errors and the input signal pass through,
+ * NotFoundError / InvalidParamsError become the revision's code (`refuse`), anything else is
+ * logged with its stack and becomes -32603 (a framework error keeps its message, which is
+ * written for developers; a stack never crosses the wire).
  */
 async function invokeStrict(
   core: ServerCore,
@@ -31,19 +35,27 @@ async function invokeStrict(
   input: unknown,
   ctx: Context,
   shape: (value: unknown) => JsonObject,
+  refuse: (e: NotFoundError | InvalidParamsError) => ProtocolError,
 ): Promise<JsonObject> {
   try {
     return shape(await core.invoker.invoke(def.source, input, ctx));
   } catch (e) {
     if (e instanceof ProtocolError || e instanceof InputRequiredSignal) throw e;
+    if (e instanceof NotFoundError || e instanceof InvalidParamsError) throw refuse(e);
     if (e instanceof FrameworkError && e.code === 'OMC_ASK_UNAVAILABLE') {
       // The client cannot answer what the handler asked (capability or revision): its request's problem.
       core.logger.warn(`handler ${def.owner} could not ask`, { reason: e.detail });
       throw ProtocolError.invalidParams(e.detail);
     }
-    core.logger.error(`handler ${def.owner} failed`, { error: e instanceof Error ? e.message : String(e) });
+    core.logger.error(`handler ${def.owner} failed`, thrownDetail(e));
     throw ProtocolError.internal(e instanceof FrameworkError ? e.detail : 'Internal error');
   }
+}
+
+/** Resource not found, as each revision spells it (digest §2: 2026-07-28 MUST NOT send -32002). */
+function resourceNotFound(scope: RequestScope, uri: string, message = `Resource not found: ${uri}`, data?: Record<string, unknown>): ProtocolError {
+  const withUri = { ...data, uri };
+  return scope.era === 'modern' ? ProtocolError.invalidParams(message, withUri) : new ProtocolError(ErrorCode.ResourceNotFound, message, withUri);
 }
 
 export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: RequestScope, io: RequestIO): Promise<Outcome<JsonObject>> {
@@ -68,7 +80,8 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
         return toolResult(def, await core.invoker.invoke(def.source, checked.value, ctx));
       } catch (e) {
         if (e instanceof ProtocolError || e instanceof InputRequiredSignal) throw e;
-        // Unknown throws are the tool's failure, readable by the model; never a stack on the wire.
+        // Unknown throws are the tool's failure, readable by the model; the stack only in the server log.
+        core.logger.error(`tool ${def.owner} failed`, thrownDetail(e));
         return toolError(e instanceof FrameworkError ? e.detail : e instanceof Error ? e.message : String(e));
       }
     },
@@ -93,7 +106,9 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
     scope,
     io,
     run: (asks, state) =>
-      invokeStrict(core, def, checked.value, makeContext(req, scope, io, asks, state, core.forms.gate(def)), (v) => promptResult(v) as unknown as JsonObject),
+      invokeStrict(core, def, checked.value, makeContext(req, scope, io, asks, state, core.forms.gate(def)), (v) => promptResult(v) as unknown as JsonObject, (e) =>
+        ProtocolError.invalidParams(e.message, e.data),
+      ),
   });
 }
 
@@ -105,9 +120,7 @@ export async function readResource(core: ServerCore, req: JsonRpcRequest, scope:
   const matched = fixed ? undefined : core.registry.matchTemplate(uri);
   const def = fixed ?? matched?.def;
   if (!def) {
-    throw scope.era === 'modern'
-      ? ProtocolError.invalidParams(`Resource not found: ${uri}`, { uri })
-      : new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    throw resourceNotFound(scope, uri);
   }
   const input = matched ? matched.variables : { uri };
   return runWithAsks(core.engine, {
@@ -117,6 +130,8 @@ export async function readResource(core: ServerCore, req: JsonRpcRequest, scope:
     scope,
     io,
     run: (asks, state) =>
-      invokeStrict(core, def, input, makeContext(req, scope, io, asks, state, core.forms.gate(def)), (v) => resourceResult(def, uri, v) as unknown as JsonObject),
+      invokeStrict(core, def, input, makeContext(req, scope, io, asks, state, core.forms.gate(def)), (v) => resourceResult(def, uri, v) as unknown as JsonObject, (e) =>
+        e instanceof NotFoundError ? resourceNotFound(scope, uri, e.message, e.data) : ProtocolError.invalidParams(e.message, e.data),
+      ),
   });
 }

@@ -2,6 +2,7 @@
 import { ProtocolError } from '../../errors/protocol-error';
 import type { JsonObject } from '../../protocol/jsonrpc';
 import type { ServerCore } from '../server-core';
+import { thrownDetail } from '../server-logger';
 
 const MAX_VALUES = 100;
 
@@ -31,7 +32,7 @@ export async function complete(core: ServerCore, params: JsonObject | undefined)
     produced = await core.invoker.invokeWith(def.source, [argument.value, { arguments: context }]);
   } catch (e) {
     if (e instanceof ProtocolError) throw e;
-    core.logger.error(`completion ${def.owner} failed`, { error: e instanceof Error ? e.message : String(e) });
+    core.logger.error(`completion ${def.owner} failed`, thrownDetail(e));
     throw ProtocolError.internal();
   }
   const all = Array.isArray(produced) ? produced : isRecord(produced) && Array.isArray(produced.values) ? produced.values : [];

@@ -11,7 +11,7 @@ import { ErrorCode } from '../../protocol/error-codes';
 import { decodeText, decodeValue, MAX_JSON_DEPTH, type Decoded, type JsonRpcRequest, type RequestId } from '../../protocol/jsonrpc';
 import { legacyFeatures } from '../../protocol/versions';
 import { LegacySession } from '../../server/legacy-session';
-import { stderrLogger } from '../../server/server-logger';
+import { stderrLogger, thrownDetail } from '../../server/server-logger';
 import { MAX_BATCH } from '../message-connection';
 import { valueDepthExceeds } from './body-reader';
 import type { EndpointContext, Exchange } from './endpoint-context';
@@ -67,7 +67,7 @@ export class HttpEndpoint {
     try {
       await this.route(req, res);
     } catch (e) {
-      this.ctx.logger.error('HTTP transport error', { error: e instanceof Error ? e.message : String(e) });
+      this.ctx.logger.error('HTTP transport error', thrownDetail(e));
       try {
         sendError(res, 500, null, ErrorCode.InternalError, 'Internal error');
       } catch {

@@ -59,6 +59,15 @@ bothEras('travel desk over HTTP', (era) => {
     expect(JSON.parse(read.text)).toMatchObject({ reference, flightId: 'BER-VIE-128' });
   });
 
+  test('an unknown booking is "resource not found" in the code of the revision (NotFoundError)', async () => {
+    const uri = 'travel://bookings/TD-404';
+    await expect(client.readResource(uri)).rejects.toMatchObject({
+      code: era === '2026-07-28' ? -32602 : -32002,
+      message: 'No booking TD-404',
+      data: { uri },
+    });
+  });
+
   test('connecting an account uses URL elicitation and registers a tool at run time', async () => {
     const run = await client.callTool('connect_account', { programme: 'flying-blue' });
     expect(run.text).toBe('Connected flying-blue. A new tool, loyalty_balance, is now available.');
