@@ -29,7 +29,7 @@ export interface ExchangeOptions {
 /** A request that took longer than `requestTimeoutMs` (it was cancelled). */
 export class RequestTimeoutError extends FrameworkError {
   constructor(readonly method: string, readonly timeoutMs: number) {
-    super('OMC_CLIENT', `${method} got no response within ${timeoutMs} ms; it was cancelled.`);
+    super('OMC_CLIENT_TIMEOUT', `${method} got no response within ${timeoutMs} ms; it was cancelled.`);
   }
 }
 
@@ -101,7 +101,7 @@ export class ClientSession {
     const onUserAbort = () => controller.abort(o.signal!.reason);
     if (o.signal?.aborted) onUserAbort();
     else o.signal?.addEventListener('abort', onUserAbort, { once: true });
-    const onClose = () => controller.abort(new FrameworkError('OMC_CLIENT', 'The client closed.'));
+    const onClose = () => controller.abort(new FrameworkError('OMC_CLIENT_CLOSED', 'The client closed.'));
     this.closing.signal.addEventListener('abort', onClose, { once: true });
     // Modern HTTP cancels by closing the response stream; everywhere else the server is told.
     const tellsServer = !(modern && this.transport.kind === 'http') && method !== 'initialize';

@@ -26,7 +26,7 @@ export class MissingInputHandlerError extends FrameworkError {
     readonly key?: string,
   ) {
     super(
-      'OMC_CLIENT',
+      'OMC_CLIENT_NO_HANDLER',
       `The server asked for ${inputMethod}${key ? ` (key "${key}")` : ''} but the client has no \`${handler}\` handler. Pass \`${handler}\` in ContextClientOptions (it also declares the capability).`,
     );
   }

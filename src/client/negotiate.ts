@@ -70,7 +70,7 @@ async function initialize(session: ClientSession, version: string): Promise<Serv
   });
   const negotiated = result.protocolVersion;
   if (!isLegacyVersion(negotiated)) {
-    throw new FrameworkError('OMC_CLIENT', `The server answered initialize with protocol version ${String(negotiated)}, which this client does not speak.`);
+    throw new FrameworkError('OMC_CLIENT_UNSUPPORTED_VERSION', `The server answered initialize with protocol version ${String(negotiated)}, which this client does not speak.`);
   }
   session.protocolVersion = negotiated;
   session.transport.legacySessionStarted?.(negotiated);

@@ -60,7 +60,7 @@ export class LegacyAskPort implements AskPort {
       if (decoded.ok) return decoded.value;
       lastReason = decoded.reason;
     }
-    throw new FrameworkError('OMC_ASK_UNAVAILABLE', `The client's answers were invalid: ${lastReason}`);
+    throw new FrameworkError('OMC_ASK_INVALID_ANSWER', `The client's answers were invalid: ${lastReason}`);
   }
 
   async once<T>(key: string, fn: () => T | Promise<T>): Promise<T> {

@@ -42,8 +42,8 @@ async function invokeStrict(
   } catch (e) {
     if (e instanceof ProtocolError || e instanceof InputRequiredSignal) throw e;
     if (e instanceof NotFoundError || e instanceof InvalidParamsError) throw refuse(e);
-    if (e instanceof FrameworkError && e.code === 'OMC_ASK_UNAVAILABLE') {
-      // The client cannot answer what the handler asked (capability or revision): its request's problem.
+    if (e instanceof FrameworkError && (e.code === 'OMC_ASK_UNAVAILABLE' || e.code === 'OMC_ASK_INVALID_ANSWER')) {
+      // The client cannot (or did not) answer what the handler asked: its request's problem.
       core.logger.warn(`handler ${def.owner} could not ask`, { reason: e.detail });
       throw ProtocolError.invalidParams(e.detail);
     }

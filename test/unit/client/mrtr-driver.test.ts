@@ -99,7 +99,7 @@ test('an ask without a handler is a typed error and nothing is retried', async (
   }));
   const error = await client.callTool('t').catch((e: unknown) => e);
   expect(error).toBeInstanceOf(MissingInputHandlerError);
-  expect(error).toMatchObject({ code: 'OMC_CLIENT', inputMethod: 'sampling/createMessage', handler: 'sampling', key: 'model' });
+  expect(error).toMatchObject({ code: 'OMC_CLIENT_NO_HANDLER', inputMethod: 'sampling/createMessage', handler: 'sampling', key: 'model' });
   expect(transport.calls).toHaveLength(1);
 });
 
