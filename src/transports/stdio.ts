@@ -2,28 +2,22 @@
  * stdio transport: newline-delimited JSON-RPC on stdin/stdout. stdout carries only MCP messages;
  * console output is redirected to stderr. On stdin EOF in-flight calls finish, then it resolves.
  */
-import type { Readable, Writable } from 'node:stream';
 import type { McpApplication } from '../app/application';
 import { ErrorCode } from '../protocol/error-codes';
 import { failure } from '../protocol/jsonrpc';
 import { LineSplitter } from './line-splitter';
 import { MessageConnection } from './message-connection';
+import { StdioOptions, validateStdioOptions } from './stdio-options';
 
-export interface StdioOptions {
-  input?: Readable;
-  output?: Writable;
-  /** Largest frame accepted (bytes); a longer line is refused and skipped. Default 10 MiB. */
-  maxFrameBytes?: number;
-  /** Send console.log/info/debug to stderr so nothing but MCP reaches stdout. Default true. */
-  redirectConsole?: boolean;
-}
+export { StdioOptions };
 
 export interface StdioHandle {
   /** Resolves after stdin ended and in-flight calls finished. */
   readonly closed: Promise<void>;
 }
 
-export async function serveStdio(app: McpApplication, options: StdioOptions = {}): Promise<StdioHandle> {
+export async function serveStdio(app: McpApplication, init: Partial<StdioOptions> = {}): Promise<StdioHandle> {
+  const options = validateStdioOptions(init);
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   if (options.redirectConsole !== false && output === process.stdout) redirectConsoleToStderr();

@@ -1,5 +1,5 @@
 /** One options model: one definition per option, unknown keys refused with a suggestion, every message names its field. */
-import { ContextServerModule, FrameworkError, McpApplication, createNodeHandler, serveHttp } from '../../../src';
+import { ContextServerModule, FrameworkError, McpApplication, createNodeHandler, serveHttp, serveStdio } from '../../../src';
 import { resolveClientOptions } from '../../../src/client/options';
 import { validateHttpOptions } from '../../../src/transports/http/http-options';
 import { resolveRequestStateOptions } from '../../../src/state';
@@ -38,6 +38,11 @@ describe('unknown keys are refused with a "did you mean"', () => {
   it('lists the known options when nothing is close', () => {
     const message = refusal(() => validateHttpOptions({ zzzzzzzz: 1 } as object));
     expect(message).toMatch(/zzzzzzzz: unknown option; known options are path, host, port, .*maxBodyBytes/);
+  });
+
+  it('StdioOptions too, before touching stdin', async () => {
+    await expect(serveStdio(app(), { maxFrameByte: 10 } as object)).rejects.toThrow(/maxFrameByte: unknown option; did you mean "maxFrameBytes"\?/);
+    await expect(serveStdio(app(), { maxFrameBytes: 10 })).rejects.toThrow(/maxFrameBytes: must not be less than 1024 \(got 10\)/);
   });
 
   it('refuses before serving: serveHttp and createNodeHandler', async () => {
