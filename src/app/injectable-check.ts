@@ -40,15 +40,16 @@ export function assertConstructible(roots: Iterable<Function>, container: Depend
     const injected = MetadataStore.injectedPositions(cls);
     declared.forEach((type, i) => {
       if (injected.has(i) || isContextType(type)) return;
-      if (type === undefined || type === Object || isNative(type)) {
+      // Provided by value, factory or another class: that provider is the container's business.
+      if (type !== undefined && container.isRegistered(type as never, true)) return;
+      // tsyringe builds an unregistered built-in only when it takes no arguments (an empty Map, Set…).
+      if (type === undefined || type === Object || type === Symbol || (isNative(type) && type.length > 0)) {
         throw new FrameworkError(
           'OMC_UNRESOLVABLE_DEPENDENCY',
-          `${cls.name}: constructor parameter ${i + 1} has no class type (an interface, a primitive or \`any\`), so the container cannot know what to inject. Use a class type, or \`@inject(TOKEN)\` with a provider { provide: TOKEN, useValue | useFactory | useClass }.`,
+          `${cls.name}: constructor parameter ${i + 1} has no class type the container can build (an interface, a primitive or \`any\`). Use a class type, or \`@inject(TOKEN)\` with a provider { provide: TOKEN, useValue | useFactory | useClass }.`,
         );
       }
-      // Provided by value, factory or another class: that provider is the container's business.
-      if (container.isRegistered(type as never, true) && !seen.has(type)) return;
-      visit(type, cls.name);
+      if (!isNative(type)) visit(type, cls.name);
     });
   };
   for (const cls of roots) visit(cls);

@@ -106,6 +106,20 @@ describe('a constructor parameter the container cannot resolve', () => {
     }
   }
 
+  @injectable()
+  class Named {
+    constructor(
+      readonly cache: Map<string, string>,
+      readonly name: string,
+    ) {}
+  }
+
+  it('a primitive parameter without @inject fails; a built-in the container can build (Map) does not', () => {
+    const error = failure(startup([Named]));
+    expect(error.code).toBe('OMC_UNRESOLVABLE_DEPENDENCY');
+    expect(error.message).toContain('Named: constructor parameter 2 has no class type');
+  });
+
   it('an interface-typed parameter without @inject fails naming class and position', () => {
     const error = failure(startup([Untyped]));
     expect(error.code).toBe('OMC_UNRESOLVABLE_DEPENDENCY');
