@@ -22,6 +22,7 @@ import { LegacySession } from '../server/legacy-session';
 import { openSubscription, type Subscription } from '../server/subscriptions';
 import { OutboundRequests } from './outbound-requests';
 import { ProtocolError } from '../errors/protocol-error';
+import { thrownDetail } from '../server/server-logger';
 
 export const MAX_BATCH = 100;
 
@@ -167,6 +168,7 @@ export class MessageConnection {
       this.write(sub.ack);
       return undefined;
     } catch (e) {
+      if (!(e instanceof ProtocolError)) this.server.core.logger.error('internal error in subscriptions/listen', thrownDetail(e));
       const err = e instanceof ProtocolError ? e : ProtocolError.internal();
       return failure(req.id, err.code, err.message, err.data);
     }

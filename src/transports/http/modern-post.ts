@@ -11,6 +11,7 @@ import { checkModernHeaders } from './modern-headers';
 import { ReplyStream } from './reply-stream';
 import { sendJson } from './responses';
 import { SSE_HEADERS, SseWriter } from './sse-writer';
+import { thrownDetail } from '../../server/server-logger';
 
 export async function modernRequest(ctx: EndpointContext, req: JsonRpcRequest, headers: HeaderBag, res: ResponseSink, ex: Exchange): Promise<void> {
   try {
@@ -48,6 +49,7 @@ function listen(ctx: EndpointContext, req: JsonRpcRequest, res: ResponseSink, ex
   try {
     subscription = openSubscription(ctx.app.registry, req, (n) => sse?.event(n));
   } catch (e) {
+    if (!(e instanceof ProtocolError)) ctx.logger.error('internal error in subscriptions/listen', thrownDetail(e));
     const err = e instanceof ProtocolError ? e : ProtocolError.internal();
     return sendJson(res, err.httpStatus ?? 200, failure(req.id, err.code, err.message, err.data), ex.responseHeaders);
   }
