@@ -3,14 +3,12 @@ import { IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'cla
 import { Type } from 'class-transformer';
 import type { Principal } from '../context/principal';
 import { RequestStateOptions, requestStateProblems } from '../state/request-state-options';
+import { CacheHintOptions } from './cache-hint-options';
 import { HasMethods, IsFunction } from './option-rules';
 import { validateOptions } from './validate-options';
 import type { ServerLogger } from '../server/server-logger';
 
-export class CacheHintOptions {
-  @IsInt() @Min(0) ttlMs = 0;
-  @IsIn(['public', 'private']) cacheScope: 'public' | 'private' = 'private';
-}
+export { CacheHintOptions };
 
 /** Credentials a transport found on a request, for the authentication hook. */
 export interface AuthRequest {

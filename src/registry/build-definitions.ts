@@ -22,6 +22,7 @@ import type {
   ToolDefinition,
 } from './definitions';
 import { assertHandlerParams, type HandlerKind, hasUntypedInput, inferInputDto, methodParamTypes } from './handler-params';
+import { validateCacheHints } from '../config/cache-hint-options';
 import { declaredForms } from './declared-forms';
 import { assertValidName } from './names';
 import { UriTemplate } from './uri-template';
@@ -158,7 +159,7 @@ export function buildResource(options: ResourceOptions, owner: string, source: H
     source,
     descriptor,
     mimeType: options.mimeType,
-    cache: options.cache,
+    cache: options.cache === undefined ? undefined : validateCacheHints(owner, options.cache),
     forms: declaredForms(owner, options.forms),
   });
 }
@@ -190,7 +191,7 @@ export function buildResourceTemplate(
     source,
     descriptor,
     mimeType: options.mimeType,
-    cache: options.cache,
+    cache: options.cache === undefined ? undefined : validateCacheHints(owner, options.cache),
     forms: declaredForms(owner, options.forms),
   });
 }

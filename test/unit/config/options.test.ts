@@ -1,5 +1,5 @@
 /** One options model: one definition per option, unknown keys refused with a suggestion, every message names its field. */
-import { ContextServerModule, FrameworkError, McpApplication, createNodeHandler, serveHttp, serveStdio } from '../../../src';
+import { ContextServerModule, FrameworkError, McpApplication, Resource, ResourceTemplate, createNodeHandler, serveHttp, serveStdio } from '../../../src';
 import { resolveClientOptions } from '../../../src/client/options';
 import { validateHttpOptions } from '../../../src/transports/http/http-options';
 import { resolveRequestStateOptions } from '../../../src/state';
@@ -111,5 +111,28 @@ describe('one definition per option', () => {
     expect(configured.options.pageSize).toBe(10);
     expect(configured.options.listCache).toEqual({ ttlMs: 5, cacheScope: 'private' });
     expect(Object.isFrozen(configured.options.listCache)).toBe(true);
+  });
+});
+
+describe('a resource\'s cache hints use the same definition as listCache/readCache', () => {
+  class BadTtl {
+    @Resource({ uri: 'test://bad', cache: { ttlMs: -1, cacheScope: 'private' } })
+    doc() {
+      return 'x';
+    }
+  }
+  class Typo {
+    @ResourceTemplate({ uriTemplate: 'test://{id}', cache: { ttl: 5 } as never })
+    doc() {
+      return 'x';
+    }
+  }
+  it.each([
+    [BadTtl, 'Invalid BadTtl.doc cache:', 'ttlMs: must not be less than 0 (got -1)'],
+    [Typo, 'Invalid Typo.doc cache:', 'ttl: unknown option; did you mean "ttlMs"?'],
+  ])('%p is refused at start-up', (cls, head, says) => {
+    const message = refusal(() => app({ providers: [cls] }));
+    expect(message).toContain(head);
+    expect(lines(message)).toContain(says);
   });
 });
