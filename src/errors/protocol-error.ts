@@ -7,7 +7,10 @@ export class ProtocolError extends Error {
     readonly code: number,
     message: string,
     readonly data?: unknown,
-    /** HTTP status a transport should use; undefined means "in-band 200". */
+    /**
+     * On the server, an override of the status the code maps to (only the missing 2026 envelope,
+     * -32602 as 400, needs one); on the client, the status the error arrived with.
+     */
     readonly httpStatus?: number,
   ) {
     super(message);
@@ -23,31 +26,38 @@ export class ProtocolError extends Error {
     return new ProtocolError(ErrorCode.InvalidParams, message, data, httpStatus);
   }
   static methodNotFound(method: string): ProtocolError {
-    return new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, 404);
+    return new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
   static invalidRequest(message: string): ProtocolError {
-    return new ProtocolError(ErrorCode.InvalidRequest, message, undefined, 400);
+    return new ProtocolError(ErrorCode.InvalidRequest, message);
   }
   static internal(message = 'Internal error'): ProtocolError {
     return new ProtocolError(ErrorCode.InternalError, message);
   }
   static headerMismatch(message: string): ProtocolError {
-    return new ProtocolError(ErrorCode.HeaderMismatch, message, undefined, 400);
+    return new ProtocolError(ErrorCode.HeaderMismatch, message);
   }
   static missingCapability(requiredCapabilities: Record<string, unknown>, what: string): ProtocolError {
     return new ProtocolError(
       ErrorCode.MissingRequiredClientCapability,
       `Server requires the ${what} capability for this request`,
       { requiredCapabilities },
-      400,
     );
+  }
+  /**
+   * 2025-11-25's URLElicitationRequiredError: the request needs the user to complete these URL
+   * elicitations first. Sent only to 2025-11-25 sessions (elsewhere it becomes -32603, logged).
+   */
+  static urlElicitationRequired(elicitations: ReadonlyArray<{ url: string; message: string; elicitationId: string }>): ProtocolError {
+    return new ProtocolError(ErrorCode.UrlElicitationRequired, 'This request requires more information.', {
+      elicitations: elicitations.map((e) => ({ mode: 'url', ...e })),
+    });
   }
   static unsupportedVersion(supported: readonly string[], requested: unknown): ProtocolError {
     return new ProtocolError(
       ErrorCode.UnsupportedProtocolVersion,
       'Unsupported protocol version',
       { supported: [...supported], requested },
-      400,
     );
   }
 }

@@ -4,7 +4,9 @@
  */
 import { ProtocolError } from '../errors/protocol-error';
 import { failure, success, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc';
+import { httpStatusOfError } from '../protocol/http-status';
 import { isLogLevel, Meta } from '../protocol/meta';
+import type { Era } from '../protocol/versions';
 import type { CacheHints } from '../metadata/options';
 import type { Outcome } from './ask-engine';
 import type { LegacySession } from './legacy-session';
@@ -28,22 +30,23 @@ type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Prom
 const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
 
 export class ContextServer {
-  private readonly shared: Record<string, Handler>;
+  /** A Map, not an object: a method named `constructor` or `__proto__` must find nothing. */
+  private readonly shared: ReadonlyMap<string, Handler>;
   private readonly serverInfoMeta: JsonObject;
 
   constructor(readonly core: ServerCore) {
     const c = core;
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
-    this.shared = {
-      'tools/list': async (r, s) => listTools(c, r.params, s),
-      'prompts/list': async (r, s) => listPrompts(c, r.params, s),
-      'resources/list': async (r, s) => listResources(c, r.params, s),
-      'resources/templates/list': async (r, s) => listResourceTemplates(c, r.params, s),
-      'tools/call': (r, s, io) => callTool(c, r, s, io),
-      'prompts/get': (r, s, io) => getPrompt(c, r, s, io),
-      'resources/read': (r, s, io) => readResource(c, r, s, io),
-      'completion/complete': (r) => complete(c, r.params),
-    };
+    this.shared = new Map<string, Handler>([
+      ['tools/list', async (r, s) => listTools(c, r.params, s)],
+      ['prompts/list', async (r, s) => listPrompts(c, r.params, s)],
+      ['resources/list', async (r, s) => listResources(c, r.params, s)],
+      ['resources/templates/list', async (r, s) => listResourceTemplates(c, r.params, s)],
+      ['tools/call', (r, s, io) => callTool(c, r, s, io)],
+      ['prompts/get', (r, s, io) => getPrompt(c, r, s, io)],
+      ['resources/read', (r, s, io) => readResource(c, r, s, io)],
+      ['completion/complete', (r, s) => complete(c, r.params, s)],
+    ]);
   }
 
   get registry() {
@@ -54,12 +57,12 @@ export class ContextServer {
   async handleModern(req: JsonRpcRequest, io: RequestIO): Promise<Reply> {
     try {
       const scope = readModernEnvelope(req.params);
-      const handler = req.method === 'server/discover' ? async () => discover(this.core) : this.shared[req.method];
+      const handler = req.method === 'server/discover' ? async () => discover(this.core) : this.shared.get(req.method);
       if (!handler) throw ProtocolError.methodNotFound(req.method);
       const produced = await handler(req, scope, io);
       return { message: success(req.id, this.modernResult(req, produced)), status: 200 };
     } catch (e) {
-      return this.errorReply(req, e);
+      return this.errorReply(req, e, 'modern');
     }
   }
 
@@ -82,15 +85,15 @@ export class ContextServer {
           result = this.subscription(session, req.method, req.params);
           break;
         default: {
-          const handler = this.shared[req.method];
+          const handler = this.shared.get(req.method);
           if (!handler) throw ProtocolError.methodNotFound(req.method);
           const produced = await handler(req, session.scope(req.params), io);
-          result = !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result;
+          result = withoutResultType(!isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result);
         }
       }
       return { message: success(req.id, result), status: 200 };
     } catch (e) {
-      return this.errorReply(req, e);
+      return this.errorReply(req, e, 'legacy');
     }
   }
 
@@ -105,7 +108,8 @@ export class ContextServer {
     }
     const body = !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result;
     const meta = body._meta === undefined ? this.serverInfoMeta : { ...(body._meta as JsonObject), ...this.serverInfoMeta };
-    const result: JsonObject = { resultType: 'complete', ...body, _meta: meta };
+    // The framework owns resultType: a handler's return value cannot turn a result into another kind.
+    const result: JsonObject = { ...body, resultType: 'complete', _meta: meta };
     const hints = this.cacheHints(req);
     if (hints) {
       result.ttlMs = hints.ttlMs;
@@ -141,13 +145,22 @@ export class ContextServer {
     return {};
   }
 
-  private errorReply(req: JsonRpcRequest, e: unknown): Reply {
+  /** The status follows the code (whoever raised it); only the 2026 envelope error overrides it. */
+  private errorReply(req: JsonRpcRequest, e: unknown, era: Era): Reply {
     if (e instanceof ProtocolError) {
-      return { message: failure(req.id, e.code, e.message, e.data), status: e.httpStatus ?? 200 };
+      const status = era === 'modern' ? (e.httpStatus ?? httpStatusOfError(e.code, era)) : httpStatusOfError(e.code, era);
+      return { message: failure(req.id, e.code, e.message, e.data), status };
     }
     this.core.logger.error(`internal error in ${req.method}`, thrownDetail(e));
     return { message: failure(req.id, -32603, 'Internal error'), status: 200 };
   }
+}
+
+/** Legacy revisions have no resultType; a handler's stray one is not passed on. */
+function withoutResultType(result: JsonObject): JsonObject {
+  if (!('resultType' in result)) return result;
+  const { resultType: _dropped, ...rest } = result;
+  return rest;
 }
 
 function isOutcome(v: JsonObject | Outcome<JsonObject>): v is Outcome<JsonObject> {

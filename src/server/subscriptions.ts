@@ -5,6 +5,7 @@
 import { ProtocolError } from '../errors/protocol-error';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc';
 import { Meta } from '../protocol/meta';
+import type { Implementation } from '../protocol/types';
 import type { Registry, RegistryEvent } from '../registry/registry';
 import { readModernEnvelope } from './request-scope';
 
@@ -21,10 +22,12 @@ interface Filter {
   resourceSubscriptions?: string[];
 }
 
+/** `notifications` is required by the 2026-07-28 schema (SubscriptionsListenRequestParams). */
 function readFilter(params: JsonObject | undefined): Filter {
   const n = params?.notifications;
-  if (n === undefined) return {};
-  if (typeof n !== 'object' || n === null || Array.isArray(n)) throw ProtocolError.invalidParams('notifications must be an object');
+  if (typeof n !== 'object' || n === null || Array.isArray(n)) {
+    throw ProtocolError.invalidParams('subscriptions/listen: params.notifications must be an object (the filter of notifications wanted)');
+  }
   const f = n as JsonObject;
   const out: Filter = {};
   if (f.toolsListChanged === true) out.toolsListChanged = true;
@@ -44,7 +47,12 @@ function covers(subscribed: string, updated: string): boolean {
   return subscribed.endsWith('/') || '/?#'.includes(updated.charAt(subscribed.length));
 }
 
-export function openSubscription(registry: Registry, req: JsonRpcRequest, send: (n: JsonRpcNotification) => void): Subscription {
+export function openSubscription(
+  registry: Registry,
+  req: JsonRpcRequest,
+  send: (n: JsonRpcNotification) => void,
+  serverInfo?: Implementation,
+): Subscription {
   readModernEnvelope(req.params);
   const filter = readFilter(req.params);
   const tag = { [Meta.subscriptionId]: req.id };
@@ -72,7 +80,9 @@ export function openSubscription(registry: Registry, req: JsonRpcRequest, send: 
     close: () => {
       unsubscribe?.();
       unsubscribe = undefined;
-      return { jsonrpc: '2.0', id: req.id, result: { resultType: 'complete', _meta: tag } };
+      // SubscriptionsListenResult: resultType, and _meta naming the stream (serverInfo as on every result).
+      const _meta = serverInfo ? { ...tag, [Meta.serverInfo]: serverInfo } : tag;
+      return { jsonrpc: '2.0', id: req.id, result: { resultType: 'complete', _meta } };
     },
   };
 }

@@ -13,6 +13,7 @@ import type { RequestScope } from '../request-scope';
 import { promptResult, resourceResult, toolError, toolResult } from '../results';
 import type { ServerCore } from '../server-core';
 import { thrownDetail } from '../server-logger';
+import { vetHandlerError } from '../handler-codes';
 import { makeContext } from './call-context';
 import type { Context } from '../../context/context';
 import type { HandlerSource } from '../../registry/definitions';
@@ -21,6 +22,15 @@ function name(params: JsonObject | undefined, method: string): string {
   const n = params?.name;
   if (typeof n !== 'string') throw ProtocolError.invalidParams(`${method}: params.name must be a string`);
   return n;
+}
+
+/** `arguments` is an object when present (both methods' schemas): anything else is the request's fault. */
+function argumentsOf(params: JsonObject, method: string): unknown {
+  const args = params.arguments;
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw ProtocolError.invalidParams(`${method}: params.arguments must be an object`);
+  }
+  return args;
 }
 
 /**
@@ -36,11 +46,13 @@ async function invokeStrict(
   ctx: Context,
   shape: (value: unknown) => JsonObject,
   refuse: (e: NotFoundError | InvalidParamsError) => ProtocolError,
+  scope: RequestScope,
 ): Promise<JsonObject> {
   try {
     return shape(await core.invoker.invoke(def.source, input, ctx));
   } catch (e) {
-    if (e instanceof ProtocolError || e instanceof InputRequiredSignal) throw e;
+    if (e instanceof InputRequiredSignal) throw e;
+    if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
     if (e instanceof NotFoundError || e instanceof InvalidParamsError) throw refuse(e);
     if (e instanceof FrameworkError && (e.code === 'OMC_ASK_UNAVAILABLE' || e.code === 'OMC_ASK_INVALID_ANSWER')) {
       // The client cannot (or did not) answer what the handler asked: its request's problem.
@@ -63,8 +75,7 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
   const toolName = name(params, 'tools/call');
   const def = core.registry.tool(toolName);
   if (!def) throw ProtocolError.invalidParams(`Unknown tool: ${toolName}`);
-  const args = params.arguments;
-  const checked = def.validate(args);
+  const checked = def.validate(argumentsOf(params, 'tools/call'));
   if (!checked.ok) {
     return { kind: 'complete', value: toolError(`Invalid arguments for tool ${toolName}: ${checked.errors.join('; ')}`) as unknown as JsonObject };
   }
@@ -79,7 +90,8 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
       try {
         return toolResult(def, await core.invoker.invoke(def.source, checked.value, ctx));
       } catch (e) {
-        if (e instanceof ProtocolError || e instanceof InputRequiredSignal) throw e;
+        if (e instanceof InputRequiredSignal) throw e;
+        if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
         // Unknown throws are the tool's failure, readable by the model; the stack only in the server log.
         core.logger.error(`tool ${def.owner} failed`, thrownDetail(e));
         return toolError(e instanceof FrameworkError ? e.detail : e instanceof Error ? e.message : String(e));
@@ -97,7 +109,7 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
   const promptName = name(params, 'prompts/get');
   const def = core.registry.prompt(promptName);
   if (!def) throw ProtocolError.invalidParams(`Unknown prompt: ${promptName}`);
-  const checked = def.validate(params.arguments);
+  const checked = def.validate(argumentsOf(params, 'prompts/get'));
   if (!checked.ok) throw ProtocolError.invalidParams(`Invalid arguments for prompt ${promptName}: ${checked.errors.join('; ')}`);
   return runWithAsks(core.engine, {
     method: 'prompts/get',
@@ -107,7 +119,7 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
     io,
     run: (asks, state) =>
       invokeStrict(core, def, checked.value, makeContext(req, scope, io, asks, state, core.forms.gate(def)), (v) => promptResult(v) as unknown as JsonObject, (e) =>
-        ProtocolError.invalidParams(e.message, e.data),
+        ProtocolError.invalidParams(e.message, e.data), scope,
       ),
   });
 }
@@ -131,7 +143,7 @@ export async function readResource(core: ServerCore, req: JsonRpcRequest, scope:
     io,
     run: (asks, state) =>
       invokeStrict(core, def, input, makeContext(req, scope, io, asks, state, core.forms.gate(def)), (v) => resourceResult(def, uri, v) as unknown as JsonObject, (e) =>
-        e instanceof NotFoundError ? resourceNotFound(scope, uri, e.message, e.data) : ProtocolError.invalidParams(e.message, e.data),
+        e instanceof NotFoundError ? resourceNotFound(scope, uri, e.message, e.data) : ProtocolError.invalidParams(e.message, e.data), scope,
       ),
   });
 }

@@ -1,6 +1,8 @@
 /** completion/complete: values for a prompt argument or a resource-template variable (never asks). */
 import { ProtocolError } from '../../errors/protocol-error';
 import type { JsonObject } from '../../protocol/jsonrpc';
+import { vetHandlerError } from '../handler-codes';
+import type { RequestScope } from '../request-scope';
 import type { ServerCore } from '../server-core';
 import { thrownDetail } from '../server-logger';
 
@@ -10,7 +12,7 @@ function isRecord(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export async function complete(core: ServerCore, params: JsonObject | undefined): Promise<JsonObject> {
+export async function complete(core: ServerCore, params: JsonObject | undefined, scope: RequestScope): Promise<JsonObject> {
   const ref = params?.ref;
   const argument = params?.argument;
   if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
@@ -31,7 +33,7 @@ export async function complete(core: ServerCore, params: JsonObject | undefined)
   try {
     produced = await core.invoker.invokeWith(def.source, [argument.value, { arguments: context }]);
   } catch (e) {
-    if (e instanceof ProtocolError) throw e;
+    if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
     core.logger.error(`completion ${def.owner} failed`, thrownDetail(e));
     throw ProtocolError.internal();
   }
