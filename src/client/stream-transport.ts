@@ -66,7 +66,7 @@ export abstract class StreamTransport implements ClientTransport {
     switch (d.kind) {
       case 'response': {
         const id = d.message.id;
-        const p = id === null ? undefined : this.pending.get(id);
+        const p = id === null || id === undefined ? undefined : this.pending.get(id);
         if (p) {
           this.pending.delete(id!);
           p.resolve({ response: d.message });

@@ -27,7 +27,8 @@ export interface JsonRpcSuccess {
 }
 export interface JsonRpcFailure {
   jsonrpc: '2.0';
-  id: RequestId | null;
+  /** Absent or null when the request's id is unknown: see `unknownIdFor`. */
+  id?: RequestId | null;
   error: JsonRpcErrorObject;
 }
 export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
@@ -43,9 +44,27 @@ export type Decoded =
   | { kind: 'batch'; items: unknown[] }
   | { kind: 'invalid'; error: JsonRpcFailure };
 
-export function failure(id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcFailure {
+/** `id` undefined: the error names no request (the key is left out). */
+export function failure(id: RequestId | null | undefined, code: number, message: string, data?: unknown): JsonRpcFailure {
   const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
-  return { jsonrpc: '2.0', id, error };
+  return id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error };
+}
+
+/**
+ * How an error for a request whose id is unknown (a parse error, a refused Host …) names it, by
+ * the revision the peer speaks: the 2025-11-25 and 2026-07-28 schemas make `id` optional and a
+ * RequestId is never null, so it is left out; 2025-06-18 and 2025-03-26 require an `id`, so it
+ * is JSON-RPC 2.0's null. `undefined` (unknown revision, e.g. HTTP without MCP-Protocol-Version)
+ * is 2025-03-26, as the HTTP transport spec says to assume.
+ */
+export function unknownIdFor(revision: string | undefined): null | undefined {
+  return revision === undefined || revision === '2025-03-26' || revision === '2025-06-18' ? null : undefined;
+}
+
+/** The same error, its unknown id spelled for `revision` (see `unknownIdFor`). */
+export function withUnknownId(f: JsonRpcFailure, revision: string | undefined): JsonRpcFailure {
+  if (f.id !== null && f.id !== undefined) return f;
+  return failure(unknownIdFor(revision), f.error.code, f.error.message, f.error.data);
 }
 
 export function success(id: RequestId, result: JsonObject): JsonRpcSuccess {

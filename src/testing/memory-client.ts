@@ -91,7 +91,7 @@ export class MemoryClient {
     for (const msg of Array.isArray(messages) ? messages : [messages]) {
       if ('method' in msg && 'id' in msg) void this.answer(msg.id, msg.method, msg.params ?? {});
       else if ('method' in msg) this.notifications.push(msg);
-      else if (msg.id !== null) {
+      else if (msg.id !== null && msg.id !== undefined) {
         const w = this.waiting.get(msg.id);
         this.waiting.delete(msg.id);
         w?.(msg);

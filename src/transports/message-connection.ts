@@ -15,8 +15,9 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
   type RequestId,
+  withUnknownId,
 } from '../protocol/jsonrpc';
-import { legacyFeatures } from '../protocol/versions';
+import { legacyFeatures, MODERN_VERSION } from '../protocol/versions';
 import type { ContextServer } from '../server/context-server';
 import { LegacySession } from '../server/legacy-session';
 import { openSubscription, type Subscription } from '../server/subscriptions';
@@ -76,7 +77,7 @@ export class MessageConnection {
   private receive(d: Decoded): void {
     switch (d.kind) {
       case 'invalid':
-        return this.write(d.error);
+        return this.write(withUnknownId(d.error, this.revision()));
       case 'response':
         this.outbound.settle(d.message);
         return;
@@ -118,8 +119,10 @@ export class MessageConnection {
       if (typeof id !== 'string' && typeof id !== 'number') return;
       const sub = this.subscriptions.get(id);
       if (sub) {
+        // The client ended it: nothing more is sent for that id, not even the final result (stdio.mdx).
         this.subscriptions.delete(id);
-        return this.write(sub.close());
+        sub.close();
+        return;
       }
       this.inflight.get(id)?.abort(new Error(typeof n.params?.reason === 'string' ? n.params.reason : 'cancelled'));
       return;
@@ -162,7 +165,7 @@ export class MessageConnection {
 
   private listen(req: JsonRpcRequest): JsonRpcResponse | undefined {
     try {
-      const sub = openSubscription(this.server.registry, req, (n) => this.write(n));
+      const sub = openSubscription(this.server.registry, req, (n) => this.write(n), this.server.core.info);
       this.subscriptions.set(req.id, sub);
       this.era ??= 'modern';
       this.write(sub.ack);
@@ -183,6 +186,12 @@ export class MessageConnection {
         this.write({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: e.uri } });
       }
     });
+  }
+
+  /** The revision this connection speaks, once its first message pinned the era. */
+  private revision(): string | undefined {
+    if (this.era === 'modern') return MODERN_VERSION;
+    return this.era === 'legacy' ? this.session.protocolVersion : undefined;
   }
 
   private track(p: Promise<unknown>): void {

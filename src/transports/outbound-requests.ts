@@ -56,7 +56,7 @@ export class OutboundRequests {
 
   /** Routes a client's response; false when it answers nothing we asked. */
   settle(response: JsonRpcResponse): boolean {
-    const p = response.id === null ? undefined : this.pending.get(response.id);
+    const p = response.id === null || response.id === undefined ? undefined : this.pending.get(response.id);
     if (!p) return false;
     if ('error' in response) p.reject(new ProtocolError(response.error.code, response.error.message, response.error.data));
     else p.resolve(response.result);

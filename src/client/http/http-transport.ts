@@ -118,7 +118,7 @@ export class HttpTransport implements ClientTransport {
     const d = decodeValue(value);
     if (d.kind === 'response') {
       const id = d.message.id;
-      const p = id === null ? undefined : this.pending.get(id);
+      const p = id === null || id === undefined ? undefined : this.pending.get(id);
       if (p) {
         this.pending.delete(id!);
         p.resolve({ response: d.message, httpStatus: status });

@@ -6,9 +6,17 @@
 import type { McpApplication } from '../../app/application';
 import type { Principal } from '../../context/principal';
 import { ProtocolError } from '../../errors/protocol-error';
-import { classifyMessage } from '../../protocol/classify';
+import { classifyMessage, envelopeClaim } from '../../protocol/classify';
 import { ErrorCode } from '../../protocol/error-codes';
-import { decodeText, decodeValue, MAX_JSON_DEPTH, type Decoded, type JsonRpcRequest, type RequestId } from '../../protocol/jsonrpc';
+import {
+  decodeText,
+  decodeValue,
+  MAX_JSON_DEPTH,
+  withUnknownId,
+  type Decoded,
+  type JsonRpcRequest,
+  type RequestId,
+} from '../../protocol/jsonrpc';
 import { legacyFeatures } from '../../protocol/versions';
 import { LegacySession } from '../../server/legacy-session';
 import { stderrLogger, thrownDetail } from '../../server/server-logger';
@@ -32,7 +40,7 @@ import {
   statelessVersion,
 } from './legacy-post';
 import { modernRequest } from './modern-post';
-import { sendEmpty, sendError, sendJson } from './responses';
+import { noId, sendEmpty, sendError, sendJson } from './responses';
 import { SessionStore } from './session-store';
 
 const ALLOW = 'GET, POST, DELETE';
@@ -69,7 +77,7 @@ export class HttpEndpoint {
     } catch (e) {
       this.ctx.logger.error('HTTP transport error', thrownDetail(e));
       try {
-        sendError(res, 500, null, ErrorCode.InternalError, 'Internal error');
+        sendError(res, 500, noId(req.headers), ErrorCode.InternalError, 'Internal error');
       } catch {
         // Headers already sent: nothing more can be said.
       }
@@ -87,13 +95,13 @@ export class HttpEndpoint {
 
   private async route(req: HttpRequestView, res: ResponseSink): Promise<void> {
     const refusal = rejectHostOrOrigin(req.headers, this.policy);
-    if (refusal) return sendError(res, 403, null, ErrorCode.InvalidRequest, `Forbidden: ${refusal}`);
+    if (refusal) return sendError(res, 403, noId(req.headers), ErrorCode.InvalidRequest, `Forbidden: ${refusal}`);
     const cors = corsHeaders(req.headers, this.policy);
     if (req.method === 'OPTIONS') {
       const pre = preflight(req.headers, this.policy);
       return pre ? sendEmpty(res, 204, pre) : sendEmpty(res, 405, { Allow: ALLOW });
     }
-    if (this.closing) return sendError(res, 503, null, ErrorCode.InternalError, 'Server is shutting down', { ...cors, Connection: 'close' });
+    if (this.closing) return sendError(res, 503, noId(req.headers), ErrorCode.InternalError, 'Server is shutting down', { ...cors, Connection: 'close' });
     switch (req.method) {
       case 'POST':
         return this.post(req, res, cors);
@@ -108,7 +116,7 @@ export class HttpEndpoint {
   /** GET/DELETE exist only for legacy sessions; without a session id this is a 2026-style endpoint: 405. */
   private async sessionOp(req: HttpRequestView, res: ResponseSink, cors: Record<string, string>): Promise<void> {
     if (header(req.headers, 'mcp-session-id') === undefined) return sendEmpty(res, 405, { ...cors, Allow: 'POST' });
-    const ex = await this.authenticate(req.headers, res, null, cors);
+    const ex = await this.authenticate(req.headers, res, noId(req.headers), cors);
     if (!ex) return;
     return req.method === 'GET' ? legacyGet(this.ctx, req.headers, res, ex) : legacyDelete(this.ctx, req.headers, res, ex);
   }
@@ -116,33 +124,36 @@ export class HttpEndpoint {
   private async post(req: HttpRequestView, res: ResponseSink, cors: Record<string, string>): Promise<void> {
     const contentType = header(req.headers, 'content-type') ?? '';
     if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-      return sendError(res, 415, null, ErrorCode.InvalidRequest, 'Unsupported Media Type: use Content-Type: application/json', cors);
+      return sendError(res, 415, noId(req.headers), ErrorCode.InvalidRequest, 'Unsupported Media Type: use Content-Type: application/json', cors);
     }
     if (!acceptsReply(header(req.headers, 'accept'))) {
-      return sendError(res, 406, null, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow application/json or text/event-stream', cors);
+      return sendError(res, 406, noId(req.headers), ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow application/json or text/event-stream', cors);
     }
     const decoded = await this.decode(req, res, cors);
     if (!decoded) return;
     switch (decoded.kind) {
       case 'invalid':
-        return sendJson(res, 400, decoded.error, cors);
+        return sendJson(res, 400, withUnknownId(decoded.error, versionOf(req.headers)), cors);
       case 'batch':
         return this.batch(req.headers, decoded.items, res, cors);
       case 'response': {
         if (header(req.headers, 'mcp-session-id') === undefined) {
-          return sendError(res, 400, null, ErrorCode.InvalidRequest, 'Invalid Request: a response can only answer a request of a legacy session', cors);
+          return sendError(res, 400, noId(req.headers), ErrorCode.InvalidRequest, 'Invalid Request: a response can only answer a request of a legacy session', cors);
         }
-        const ex = await this.authenticate(req.headers, res, null, cors);
-        const session = ex && findSession(this.ctx, req.headers, res, ex, null);
+        const ex = await this.authenticate(req.headers, res, noId(req.headers), cors);
+        const session = ex && findSession(this.ctx, req.headers, res, ex, noId(req.headers));
         if (!session) return;
         sessionResponse(session, decoded.message);
         return sendEmpty(res, 202, cors);
       }
     }
     const message = decoded.message;
-    const id: RequestId | null = 'id' in message ? message.id : null;
-    const era = classifyMessage(message.params, header(req.headers, 'mcp-protocol-version'));
+    const id: RequestId | null | undefined = 'id' in message ? message.id : noId(req.headers);
+    const versionHeader = header(req.headers, 'mcp-protocol-version');
+    const era = classifyMessage(message.params, versionHeader);
     if (era.era === 'invalid') return sendError(res, 400, id, ErrorCode.InvalidParams, `Invalid request metadata: ${era.reason}`, cors);
+    const claimMismatch = envelopeHeaderMismatch(message.params, versionHeader);
+    if (claimMismatch) return sendError(res, 400, id, ErrorCode.HeaderMismatch, claimMismatch, cors);
     const ex = await this.authenticate(req.headers, res, id, cors);
     if (!ex) return;
     if (era.era === 'modern') {
@@ -160,7 +171,7 @@ export class HttpEndpoint {
       return legacyInitialize(this.ctx, decoded.message, res, ex);
     }
     if (hasSession) {
-      const id = decoded.kind === 'request' ? decoded.message.id : null;
+      const id = decoded.kind === 'request' ? decoded.message.id : noId(headers);
       const session = findSession(this.ctx, headers, res, ex, id);
       if (!session) return;
       if (decoded.kind === 'notification') {
@@ -208,7 +219,7 @@ export class HttpEndpoint {
   private async decode(req: HttpRequestView, res: ResponseSink, cors: Record<string, string>): Promise<Decoded | undefined> {
     if (req.body.kind === 'parsed') {
       if (valueDepthExceeds(req.body.value, MAX_JSON_DEPTH + 1)) {
-        sendError(res, 400, null, ErrorCode.InvalidRequest, `JSON nesting deeper than ${MAX_JSON_DEPTH}`, cors);
+        sendError(res, 400, noId(req.headers), ErrorCode.InvalidRequest, `JSON nesting deeper than ${MAX_JSON_DEPTH}`, cors);
         return undefined;
       }
       return decodeValue(req.body.value);
@@ -216,7 +227,7 @@ export class HttpEndpoint {
     const body = await req.body.read(this.options.maxBodyBytes);
     if (!body.ok) {
       const code = body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError;
-      sendError(res, body.status, null, code, body.reason, { ...cors, Connection: 'close' });
+      sendError(res, body.status, noId(req.headers), code, body.reason, { ...cors, Connection: 'close' });
       return undefined;
     }
     const decoded = decodeText(body.text);
@@ -224,7 +235,7 @@ export class HttpEndpoint {
   }
 
   /** Runs the app's authentication hook; a throw is 401 with a JSON-RPC error body. */
-  private async authenticate(headers: HeaderBag, res: ResponseSink, id: RequestId | null, cors: Record<string, string>): Promise<Exchange | undefined> {
+  private async authenticate(headers: HeaderBag, res: ResponseSink, id: RequestId | null | undefined, cors: Record<string, string>): Promise<Exchange | undefined> {
     const hook = this.ctx.app.options.authenticate;
     if (!hook) return { responseHeaders: cors };
     let principal: Principal | undefined;
@@ -237,6 +248,23 @@ export class HttpEndpoint {
     }
     return { principal, responseHeaders: cors };
   }
+}
+
+/**
+ * A `_meta` protocolVersion claim must be mirrored by MCP-Protocol-Version, whatever the two
+ * revisions are (digest §1.4 step 5): a legacy claim must not pass as legacy, nor a missing
+ * header as 2025-03-26.
+ */
+function envelopeHeaderMismatch(params: JsonRpcRequest['params'], versionHeader: string | undefined): string | undefined {
+  const claim = envelopeClaim(params);
+  if (typeof claim !== 'string') return undefined;
+  if (versionHeader === undefined) return 'Header mismatch: MCP-Protocol-Version header is required';
+  if (versionHeader.trim() !== claim) return `Header mismatch: MCP-Protocol-Version header "${versionHeader.trim()}" does not match _meta protocolVersion`;
+  return undefined;
+}
+
+function versionOf(headers: HeaderBag): string | undefined {
+  return header(headers, 'mcp-protocol-version')?.trim();
 }
 
 /** Clients send the same Accept header on every request: decide once per distinct value. */

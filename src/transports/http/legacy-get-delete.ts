@@ -7,14 +7,14 @@ import type { EndpointContext, Exchange } from './endpoint-context';
 import { header, type HeaderBag, type ResponseSink } from './http-exchange';
 import { findSession } from './legacy-post';
 import { ReplyStream } from './reply-stream';
-import { sendEmpty, sendError } from './responses';
+import { noId, sendEmpty, sendError } from './responses';
 import { SSE_HEADERS, SseWriter } from './sse-writer';
 
 export async function legacyGet(ctx: EndpointContext, headers: HeaderBag, res: ResponseSink, ex: Exchange): Promise<void> {
   if (!/(^|,)\s*text\/event-stream\s*(;|,|$)/i.test(header(headers, 'accept') ?? '')) {
-    return sendError(res, 406, null, ErrorCode.InvalidRequest, 'Not Acceptable: the GET stream needs Accept: text/event-stream', ex.responseHeaders);
+    return sendError(res, 406, noId(headers), ErrorCode.InvalidRequest, 'Not Acceptable: the GET stream needs Accept: text/event-stream', ex.responseHeaders);
   }
-  const session = findSession(ctx, headers, res, ex, null);
+  const session = findSession(ctx, headers, res, ex, noId(headers));
   if (!session) return;
   const lastEventId = header(headers, 'last-event-id');
   const found = lastEventId === undefined ? undefined : await ctx.store.eventsAfter(lastEventId);
@@ -22,14 +22,14 @@ export async function legacyGet(ctx: EndpointContext, headers: HeaderBag, res: R
   if (found && session.owns(found.streamId)) {
     const live = session.streams.get(found.streamId);
     const busy = live === session.getStream && live !== undefined && !live.detached;
-    if (busy) return sendError(res, 409, null, ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream', ex.responseHeaders);
+    if (busy) return sendError(res, 409, noId(headers), ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream', ex.responseHeaders);
     if (live && !live.isFinished) return live.resume(res, found.events);
     const sse = new SseWriter(res.openStream(200, { ...SSE_HEADERS, ...ex.responseHeaders }));
     for (const e of found.events) if (e.message) sse.event(e.message, e.id);
     return sse.end();
   }
   if (session.getStream && !session.getStream.detached) {
-    return sendError(res, 409, null, ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream', ex.responseHeaders);
+    return sendError(res, 409, noId(headers), ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream', ex.responseHeaders);
   }
   if (session.getStream) return session.getStream.resume(res, []);
   const streamId = session.newStreamId('get');
@@ -45,7 +45,7 @@ export async function legacyGet(ctx: EndpointContext, headers: HeaderBag, res: R
 }
 
 export function legacyDelete(ctx: EndpointContext, headers: HeaderBag, res: ResponseSink, ex: Exchange): void {
-  const session = findSession(ctx, headers, res, ex, null);
+  const session = findSession(ctx, headers, res, ex, noId(headers));
   if (!session) return;
   ctx.sessions.delete(session.id);
   sendEmpty(res, 200, ex.responseHeaders);

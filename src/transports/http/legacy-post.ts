@@ -19,11 +19,30 @@ import { registerStreamCloser, unregisterStreamCloser } from './sse-polling';
 export const SESSION_HEADER = 'Mcp-Session-Id';
 const NOT_FOUND = 'Session not found';
 
-/** The session named by the request, or a 404 already sent (same answer for unknown and foreign ids). */
-export function findSession(ctx: EndpointContext, headers: HeaderBag, res: ResponseSink, ex: Exchange, id: JsonRpcRequest['id'] | null): HttpSession | undefined {
+/**
+ * The session named by the request, or an error already sent: 404 for an unknown or foreign id
+ * (the same answer for both), 400 when MCP-Protocol-Version names another revision than the one
+ * the session negotiated (an absent header is allowed: 2025-03-26 clients send none).
+ */
+export function findSession(
+  ctx: EndpointContext,
+  headers: HeaderBag,
+  res: ResponseSink,
+  ex: Exchange,
+  id: JsonRpcRequest['id'] | null | undefined,
+): HttpSession | undefined {
   const sid = header(headers, 'mcp-session-id');
   const session = sid === undefined ? undefined : ctx.sessions.get(sid, ex.principal?.id);
-  if (!session) sendError(res, 404, id, ErrorCode.InvalidRequest, NOT_FOUND, ex.responseHeaders);
+  if (!session) {
+    sendError(res, 404, id, ErrorCode.InvalidRequest, NOT_FOUND, ex.responseHeaders);
+    return undefined;
+  }
+  const version = header(headers, 'mcp-protocol-version')?.trim();
+  if (version !== undefined && version !== session.legacy.protocolVersion) {
+    const why = isLegacyVersion(version) ? `this session negotiated ${session.legacy.protocolVersion}` : 'not a supported revision';
+    sendError(res, 400, id, ErrorCode.InvalidRequest, `Bad Request: MCP-Protocol-Version "${version}" (${why})`, ex.responseHeaders);
+    return undefined;
+  }
   return session;
 }
 
@@ -51,13 +70,17 @@ export async function sessionRequest(ctx: EndpointContext, session: HttpSession,
   registerStreamCloser(controller.signal, () => reply.detach());
   const io: RequestIO = {
     signal: controller.signal,
-    notify: (n) => reply.push(n),
+    notify: (n) => {
+      if (!controller.signal.aborted) reply.push(n);
+    },
     principal: ex.principal,
     requester: session.outbound.requester((r) => reply.push(r)),
   };
   try {
     const answer = await ctx.inflight.track(ctx.app.server.handleLegacy(req, session.legacy, io), controller);
-    await reply.finish(answer.message, answer.status);
+    // A request the client cancelled gets no response (stdio and sessionless HTTP likewise).
+    if (controller.signal.aborted) await reply.end();
+    else await reply.finish(answer.message, answer.status);
   } finally {
     unregisterStreamCloser(controller.signal);
     session.inflight.delete(req.id);

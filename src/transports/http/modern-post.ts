@@ -3,6 +3,7 @@
  * stream before the reply is cancellation: the handler's signal aborts and nothing more is written.
  */
 import { ProtocolError } from '../../errors/protocol-error';
+import { httpStatusOfError } from '../../protocol/http-status';
 import { failure, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc';
 import { openSubscription } from '../../server/subscriptions';
 import type { EndpointContext, Exchange } from './endpoint-context';
@@ -18,7 +19,7 @@ export async function modernRequest(ctx: EndpointContext, req: JsonRpcRequest, h
     checkModernHeaders(req, headers, ctx.app.registry);
   } catch (e) {
     const err = e as ProtocolError;
-    return sendJson(res, err.httpStatus ?? 400, failure(req.id, err.code, err.message, err.data), ex.responseHeaders);
+    return sendJson(res, httpStatusOfError(err.code, 'modern'), failure(req.id, err.code, err.message, err.data), ex.responseHeaders);
   }
   if (req.method === 'subscriptions/listen') return listen(ctx, req, res, ex);
 
@@ -47,11 +48,12 @@ function listen(ctx: EndpointContext, req: JsonRpcRequest, res: ResponseSink, ex
   let sse: SseWriter | undefined;
   let subscription;
   try {
-    subscription = openSubscription(ctx.app.registry, req, (n) => sse?.event(n));
+    subscription = openSubscription(ctx.app.registry, req, (n) => sse?.event(n), ctx.app.server.core.info);
   } catch (e) {
     if (!(e instanceof ProtocolError)) ctx.logger.error('internal error in subscriptions/listen', thrownDetail(e));
     const err = e instanceof ProtocolError ? e : ProtocolError.internal();
-    return sendJson(res, err.httpStatus ?? 200, failure(req.id, err.code, err.message, err.data), ex.responseHeaders);
+    const status = err.httpStatus ?? httpStatusOfError(err.code, 'modern');
+    return sendJson(res, status, failure(req.id, err.code, err.message, err.data), ex.responseHeaders);
   }
   const sub = subscription;
   sse = new SseWriter(res.openStream(200, { ...SSE_HEADERS, ...ex.responseHeaders }), ctx.options.sseKeepAliveMs);

@@ -11,7 +11,7 @@ import { HttpEndpoint } from './http-endpoint';
 import { isValidatedOptions } from '../../config/validate-options';
 import { HttpOptions, validateHttpOptions } from './http-options';
 import { nodeRequestView, nodeResponseSink } from './node-exchange';
-import { sendError } from './responses';
+import { noId, sendError } from './responses';
 
 export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void) & {
   /** The endpoint behind the handler (graceful shutdown, tests). */
@@ -28,7 +28,7 @@ export function nodeHandlerFor(endpoint: HttpEndpoint, { matchPath }: { matchPat
   const handler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): void => {
     const sink = nodeResponseSink(res);
     if (matchPath && pathOf(req.url) !== endpoint.options.path) {
-      return sendError(sink, 404, null, ErrorCode.InvalidRequest, 'Not Found');
+      return sendError(sink, 404, noId(req.headers), ErrorCode.InvalidRequest, 'Not Found');
     }
     void endpoint.handle(nodeRequestView(req, parsedBody), sink);
   };

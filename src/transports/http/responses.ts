@@ -1,6 +1,11 @@
 /** Small helpers for complete (non-streamed) responses. */
-import { failure, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc';
-import type { ResponseSink } from './http-exchange';
+import { failure, unknownIdFor, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc';
+import { header, type HeaderBag, type ResponseSink } from './http-exchange';
+
+/** How an error names a request whose id is unknown, for the revision the client says it speaks. */
+export function noId(headers: HeaderBag): null | undefined {
+  return unknownIdFor(header(headers, 'mcp-protocol-version')?.trim());
+}
 
 export function sendJson(res: ResponseSink, status: number, body: JsonRpcMessage | JsonRpcResponse[], headers: Record<string, string> = {}): void {
   if (res.gone) return;
@@ -10,7 +15,7 @@ export function sendJson(res: ResponseSink, status: number, body: JsonRpcMessage
 export function sendError(
   res: ResponseSink,
   status: number,
-  id: RequestId | null,
+  id: RequestId | null | undefined,
   code: number,
   message: string,
   headers: Record<string, string> = {},
