@@ -118,7 +118,7 @@ export class ClientSession {
         headers,
         onNotification: o.onNotification ?? ((n) => this.notification(n)),
       });
-      if ('result' in response) return response.result;
+      if ('result' in response) return modern ? checkedResultType(method, response.result) : response.result;
       const retryVersion = modern && versionRetry && response.error.code === ErrorCode.UnsupportedProtocolVersion ? this.versionFrom(response.error.data) : undefined;
       if (retryVersion) {
         this.protocolVersion = retryVersion;
@@ -185,4 +185,14 @@ export class ClientSession {
     }
     for (const listener of this.changeListeners) listener(n);
   }
+}
+
+/**
+ * 2026-07-28: a result whose resultType this client does not know MUST be considered invalid
+ * (basic/index.mdx); absent means complete (an older modern server).
+ */
+function checkedResultType(method: string, result: JsonObject): JsonObject {
+  const kind = result.resultType;
+  if (kind === undefined || kind === 'complete' || kind === 'input_required') return result;
+  throw new FrameworkError('OMC_CLIENT_BAD_REPLY', `${method}: the server answered an unknown resultType ${JSON.stringify(kind)}; the result is invalid.`);
 }
