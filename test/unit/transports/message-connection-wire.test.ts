@@ -95,7 +95,7 @@ test('unknown ids: left out on 2026-07-28 and 2025-11-25, null on 2025-06-18', a
     legacy.conn.receiveValue({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '0' } } });
     await tick();
     legacy.conn.receiveText('{nope');
-    const last = legacy.sent.at(-1) as Record<string, unknown>;
+    const last = legacy.sent.at(-1) as unknown as Record<string, unknown>;
     if (id === undefined) expect(last).not.toHaveProperty('id');
     else expect(last.id).toBeNull();
   }

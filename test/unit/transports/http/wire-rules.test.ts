@@ -211,7 +211,8 @@ describe('errors for an unknown request id follow each revision schema', () => {
     }
   });
   test('2025-06-18, 2025-03-26 and no header say id null', async () => {
-    for (const h of [{ 'MCP-Protocol-Version': '2025-06-18' }, { 'MCP-Protocol-Version': '2025-03-26' }, {}]) {
+    const headers: Array<Record<string, string>> = [{ 'MCP-Protocol-Version': '2025-06-18' }, { 'MCP-Protocol-Version': '2025-03-26' }, {}];
+    for (const h of headers) {
       const r = await garbage(h);
       expect(r.json()).toMatchObject({ id: null, error: { code: -32700 } });
     }
