@@ -1,7 +1,10 @@
 /**
  * Splits a byte stream into newline-terminated frames with a size cap. An oversized frame is
  * dropped whole (reported once) and reading resumes at the next newline: memory stays bounded.
+ * Frames are decoded as strict UTF-8: a frame with invalid bytes is reported, not turned into U+FFFD.
  */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true }); // stateless between whole-buffer decodes
+
 export class LineSplitter {
   private chunks: Buffer[] = [];
   private size = 0;
@@ -11,6 +14,8 @@ export class LineSplitter {
     private readonly maxFrameBytes: number,
     private readonly onLine: (line: string) => void,
     private readonly onOversize: () => void,
+    /** A frame that is not valid UTF-8 (default: dropped silently). */
+    private readonly onInvalidUtf8: () => void = () => undefined,
   ) {}
 
   push(chunk: Buffer): void {
@@ -49,7 +54,13 @@ export class LineSplitter {
   }
 
   private emit(): void {
-    const line = Buffer.concat(this.chunks, this.size).toString('utf8').replace(/\r$/, '');
+    let text: string;
+    try {
+      text = strictUtf8.decode(Buffer.concat(this.chunks, this.size));
+    } catch {
+      return this.onInvalidUtf8();
+    }
+    const line = text.replace(/\r$/, '');
     if (line.trim().length) this.onLine(line);
   }
 

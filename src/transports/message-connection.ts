@@ -52,6 +52,11 @@ export class MessageConnection {
     this.receive(decodeText(text));
   }
 
+  /** A frame that could not be read (e.g. invalid UTF-8): answered as a parse error. */
+  receiveUnreadable(reason: string): void {
+    this.receive({ kind: 'invalid', error: failure(null, ErrorCode.ParseError, `Parse error: ${reason}`) });
+  }
+
   /** One already-parsed message (in-memory transports). */
   receiveValue(value: unknown): void {
     this.receive(decodeValue(value));

@@ -11,7 +11,7 @@ export class StdioOptions {
   @IsOptional() @HasMethods('write') output?: Writable;
   /** Largest frame accepted (bytes); a longer line is refused and skipped. Default 10 MiB. */
   @IsOptional() @IsInt() @Min(1024) maxFrameBytes?: number;
-  /** Send console.log/info/debug to stderr so nothing but MCP reaches stdout. Default true. */
+  /** Send every printing console method to stderr so nothing but MCP reaches stdout. Default true. */
   @IsOptional() @IsBoolean() redirectConsole?: boolean;
 }
 

@@ -2,6 +2,7 @@
  * stdio transport: newline-delimited JSON-RPC on stdin/stdout. stdout carries only MCP messages;
  * console output is redirected to stderr. On stdin EOF in-flight calls finish, then it resolves.
  */
+import { Console } from 'node:console';
 import type { McpApplication } from '../app/application';
 import { ErrorCode } from '../protocol/error-codes';
 import { failure } from '../protocol/jsonrpc';
@@ -31,6 +32,8 @@ export async function serveStdio(app: McpApplication, init: Partial<StdioOptions
     options.maxFrameBytes ?? 10 * 1024 * 1024,
     (line) => connection.receiveText(line),
     () => output.write(JSON.stringify(failure(null, ErrorCode.InvalidRequest, 'Frame too large')) + '\n'),
+    // As on HTTP: invalid bytes are a parse error, never U+FFFD handed to a tool.
+    () => connection.receiveUnreadable('the frame is not valid UTF-8'),
   );
   const closed = new Promise<void>((resolve) => {
     input.on('data', (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
@@ -46,9 +49,17 @@ export async function serveStdio(app: McpApplication, init: Partial<StdioOptions
   return { closed };
 }
 
+/**
+ * Every console method that prints (log, info, debug, dir, dirxml, table, group, count, time*,
+ * trace, assert …) goes through one Console whose stdout is stderr, so group indentation and
+ * counters keep working and nothing but MCP messages reaches stdout.
+ */
 function redirectConsoleToStderr(): void {
-  const toStderr = (...args: unknown[]) => console.error(...args);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
+  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
+  const target = console as unknown as Record<string, unknown>;
+  const source = toStderr as unknown as Record<string, unknown>;
+  for (const name of Object.keys(target)) {
+    const method = source[name];
+    if (typeof method === 'function') target[name] = method.bind(toStderr);
+  }
 }
