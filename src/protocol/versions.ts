@@ -38,6 +38,8 @@ export function legacyFeatures(v: LegacyVersion) {
     titles: v !== '2025-03-26',
     structuredContent: v !== '2025-03-26',
     resourceLinks: v !== '2025-03-26',
+    /** `_meta` on content blocks and resource contents. */
+    contentMeta: v !== '2025-03-26',
     elicitation: v !== '2025-03-26',
     urlElicitation: v === '2025-11-25',
     icons: v === '2025-11-25',

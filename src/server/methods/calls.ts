@@ -5,9 +5,11 @@ import { InvalidParamsError, NotFoundError } from '../../errors/request-errors';
 import { ErrorCode } from '../../protocol/error-codes';
 import { InputRequiredSignal } from '../../context/input-required';
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
+import type { GetPromptResult, ReadResourceResult } from '../../protocol/types';
 import type { LegacyVersion } from '../../protocol/versions';
 import { runWithAsks, type Outcome } from '../ask-engine';
-import { legacyToolResult } from '../legacy-shapes';
+import { legacyPromptResult, legacyReadResult, legacyToolResult } from '../legacy-results';
+import { wrapsOutput } from '../legacy-shapes';
 import type { RequestIO } from '../request-io';
 import type { RequestScope } from '../request-scope';
 import { promptResult, resourceResult, toolError, toolResult } from '../results';
@@ -99,7 +101,7 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
     },
   });
   if (outcome.kind === 'complete' && scope.era === 'legacy') {
-    return { kind: 'complete', value: legacyToolResult(outcome.value, scope.protocolVersion as LegacyVersion) as unknown as JsonObject };
+    return { kind: 'complete', value: legacyToolResult(outcome.value, scope.protocolVersion as LegacyVersion, wrapsOutput(def.outputSchema)) as unknown as JsonObject };
   }
   return outcome as Outcome<JsonObject>;
 }
@@ -111,7 +113,7 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
   if (!def) throw ProtocolError.invalidParams(`Unknown prompt: ${promptName}`);
   const checked = def.validate(argumentsOf(params, 'prompts/get'));
   if (!checked.ok) throw ProtocolError.invalidParams(`Invalid arguments for prompt ${promptName}: ${checked.errors.join('; ')}`);
-  return runWithAsks(core.engine, {
+  const outcome = await runWithAsks(core.engine, {
     method: 'prompts/get',
     target: promptName,
     params,
@@ -122,6 +124,11 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
         ProtocolError.invalidParams(e.message, e.data), scope,
       ),
   });
+  if (outcome.kind === 'complete' && scope.era === 'legacy') {
+    const shaped = legacyPromptResult(outcome.value as unknown as GetPromptResult, scope.protocolVersion as LegacyVersion);
+    return { kind: 'complete', value: shaped as unknown as JsonObject };
+  }
+  return outcome;
 }
 
 export async function readResource(core: ServerCore, req: JsonRpcRequest, scope: RequestScope, io: RequestIO): Promise<Outcome<JsonObject>> {
@@ -135,7 +142,7 @@ export async function readResource(core: ServerCore, req: JsonRpcRequest, scope:
     throw resourceNotFound(scope, uri);
   }
   const input = matched ? matched.variables : { uri };
-  return runWithAsks(core.engine, {
+  const outcome = await runWithAsks(core.engine, {
     method: 'resources/read',
     target: uri,
     params,
@@ -146,4 +153,9 @@ export async function readResource(core: ServerCore, req: JsonRpcRequest, scope:
         e instanceof NotFoundError ? resourceNotFound(scope, uri, e.message, e.data) : ProtocolError.invalidParams(e.message, e.data), scope,
       ),
   });
+  if (outcome.kind === 'complete' && scope.era === 'legacy') {
+    const shaped = legacyReadResult(outcome.value as unknown as ReadResourceResult, scope.protocolVersion as LegacyVersion);
+    return { kind: 'complete', value: shaped as unknown as JsonObject };
+  }
+  return outcome;
 }

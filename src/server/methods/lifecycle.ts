@@ -3,6 +3,7 @@ import type { JsonObject } from '../../protocol/jsonrpc';
 import type { ClientCapabilities, Implementation } from '../../protocol/types';
 import { MODERN_SUPPORTED, negotiateLegacyVersion } from '../../protocol/versions';
 import type { LegacySession } from '../legacy-session';
+import { legacyImplementation } from '../legacy-shapes';
 import type { ServerCore } from '../server-core';
 
 export function discover(core: ServerCore): JsonObject {
@@ -25,7 +26,7 @@ export function initialize(core: ServerCore, session: LegacySession, params: Jso
   const result: JsonObject = {
     protocolVersion: session.protocolVersion,
     capabilities: core.capabilities.legacy,
-    serverInfo: core.info,
+    serverInfo: legacyImplementation(core.info, session.protocolVersion),
   };
   if (core.options.instructions) result.instructions = core.options.instructions;
   return result;
