@@ -31,6 +31,10 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsInt() @Min(0) @Max(10) maxReasks = 3;
   /** Legacy stand-in for a requestState-only round (`ctx.pause()`). */
   @IsInt() @Min(0) pauseMs = 250;
+  /** Longest resource URI accepted (characters), checked before template matching. */
+  @IsInt() @Min(64) @Max(1_048_576) maxUriLength = 8192;
+  /** Legacy `resources/subscribe`: distinct URIs one session may hold. */
+  @IsInt() @Min(1) maxSubscriptionsPerSession = 1000;
   /** Items per page of list results. */
   @IsInt() @Min(1) @Max(10_000) pageSize = 100;
   /** 2026 cache hints for server/discover and list results. */

@@ -3,6 +3,7 @@
  * a RequestIO; it answers a JSON-RPC response plus the HTTP status a transport should use.
  */
 import { ProtocolError } from '../errors/protocol-error';
+import { ErrorCode } from '../protocol/error-codes';
 import { failure, success, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc';
 import { httpStatusOfError } from '../protocol/http-status';
 import { isLogLevel, Meta } from '../protocol/meta';
@@ -15,6 +16,7 @@ import { complete } from './methods/completion';
 import { discover, initialize } from './methods/lifecycle';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './methods/lists';
 import type { RequestIO } from './request-io';
+import { resourceUri } from './resource-uri';
 import { readModernEnvelope, type RequestScope } from './request-scope';
 import type { ServerCore } from './server-core';
 import { thrownDetail } from './server-logger';
@@ -137,11 +139,22 @@ export class ContextServer {
     return {};
   }
 
+  /** Subscribes only to what exists (a fixed resource or a template match), up to the per-session cap. */
   private subscription(session: LegacySession, method: string, params: JsonObject | undefined): JsonObject {
-    const uri = params?.uri;
-    if (typeof uri !== 'string') throw ProtocolError.invalidParams(`${method}: params.uri must be a string`);
-    if (method === 'resources/subscribe') session.subscriptions.add(uri);
-    else session.subscriptions.delete(uri);
+    const uri = resourceUri(params, method, this.core.options.maxUriLength);
+    if (method === 'resources/unsubscribe') {
+      session.subscriptions.delete(uri);
+      return {};
+    }
+    if (session.subscriptions.has(uri)) return {};
+    if (!this.core.registry.resource(uri) && !this.core.registry.matchTemplate(uri)) {
+      throw new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    }
+    const max = this.core.options.maxSubscriptionsPerSession;
+    if (session.subscriptions.size >= max) {
+      throw ProtocolError.invalidRequest(`resources/subscribe: this session already holds ${max} subscriptions (maxSubscriptionsPerSession); unsubscribe first`);
+    }
+    session.subscriptions.add(uri);
     return {};
   }
 

@@ -11,6 +11,7 @@ import { runWithAsks, type Outcome } from '../ask-engine';
 import { legacyPromptResult, legacyReadResult, legacyToolResult } from '../legacy-results';
 import { wrapsOutput } from '../legacy-shapes';
 import type { RequestIO } from '../request-io';
+import { resourceUri } from '../resource-uri';
 import type { RequestScope } from '../request-scope';
 import { promptResult, resourceResult, toolError, toolResult } from '../results';
 import type { ServerCore } from '../server-core';
@@ -133,8 +134,7 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
 
 export async function readResource(core: ServerCore, req: JsonRpcRequest, scope: RequestScope, io: RequestIO): Promise<Outcome<JsonObject>> {
   const params = req.params ?? {};
-  const uri = params.uri;
-  if (typeof uri !== 'string') throw ProtocolError.invalidParams('resources/read: params.uri must be a string');
+  const uri = resourceUri(params, 'resources/read', core.options.maxUriLength);
   const fixed = core.registry.resource(uri);
   const matched = fixed ? undefined : core.registry.matchTemplate(uri);
   const def = fixed ?? matched?.def;
