@@ -5,6 +5,7 @@ import type { ClientCapabilities } from '../protocol/types';
 import type { AskPort } from './ask-port';
 import type { Ask } from './asks';
 import { legacyFeatures, type LegacyVersion } from '../protocol/versions';
+import { legacyAskParams } from './legacy-ask-shapes';
 
 /** Sends one request to the client and resolves with its result (rejects on error, abort or timeout). */
 export type ClientRequester = (
@@ -47,6 +48,7 @@ export class LegacyAskPort implements AskPort {
         `The client did not declare the ${describe(ask.requires)} capability at initialize, so this request cannot ask it for input.`,
       );
     }
+    const params = legacyAskParams(ask, this.options.protocolVersion, capabilities);
     if (!requester) {
       throw new FrameworkError(
         'OMC_ASK_UNAVAILABLE',
@@ -55,7 +57,7 @@ export class LegacyAskPort implements AskPort {
     }
     let lastReason = '';
     for (let attempt = 0; attempt <= this.options.maxReasks; attempt++) {
-      const response = await requester(ask.request.method, ask.request.params, { signal, timeoutMs: ask.timeoutMs ?? timeoutMs });
+      const response = await requester(ask.request.method, params, { signal, timeoutMs: ask.timeoutMs ?? timeoutMs });
       const decoded = ask.decode(response);
       if (decoded.ok) return decoded.value;
       lastReason = decoded.reason;
