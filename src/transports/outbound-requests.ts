@@ -1,10 +1,16 @@
 /**
  * Server-to-client requests of a legacy connection: ids, pending replies, timeouts and aborts.
- * The transport sends; replies come back through `settle`.
+ * The transport sends; replies come back through `settle`. A request we stop waiting for (timeout,
+ * or the asking request was cancelled or shut down) is cancelled at the client too, with
+ * `notifications/cancelled`, so it can dismiss the form or stop sampling (every legacy revision's
+ * cancellation rule: either side may cancel a request it sent).
  */
 import { FrameworkError } from '../errors/framework-error';
 import { ProtocolError } from '../errors/protocol-error';
-import type { JsonObject, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/jsonrpc';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/jsonrpc';
+
+/** Writes one message on the channel of the asking request. */
+export type OutboundSend = (message: JsonRpcRequest | JsonRpcNotification) => void;
 import type { ClientRequester } from '../context/legacy-port';
 
 interface Pending {
@@ -19,11 +25,11 @@ export class OutboundRequests {
   constructor(private readonly prefix = 's') {}
 
   /** A requester that writes through `send` (which may differ per request: its SSE stream). */
-  requester(send: (request: JsonRpcRequest) => void): ClientRequester {
+  requester(send: OutboundSend): ClientRequester {
     return (method, params, { signal, timeoutMs }) => this.request(send, method, params, signal, timeoutMs);
   }
 
-  private request(send: (r: JsonRpcRequest) => void, method: string, params: JsonObject, signal: AbortSignal, timeoutMs: number) {
+  private request(send: OutboundSend, method: string, params: JsonObject, signal: AbortSignal, timeoutMs: number) {
     return new Promise<unknown>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       const id = `${this.prefix}-${++this.next}`;
@@ -32,13 +38,15 @@ export class OutboundRequests {
         signal.removeEventListener('abort', onAbort);
         this.pending.delete(id);
       };
-      const onAbort = () => {
+      const giveUp = (reason: string, error: unknown) => {
         cleanup();
-        reject(signal.reason);
+        cancelAtClient(send, id, reason);
+        reject(error);
       };
+      const onAbort = () => giveUp('The request that asked was cancelled.', signal.reason);
       const timer = setTimeout(() => {
-        cleanup();
-        reject(new FrameworkError('OMC_ASK_TIMEOUT', `The client did not answer ${method} within ${timeoutMs} ms.`));
+        const why = `The client did not answer ${method} within ${timeoutMs} ms.`;
+        giveUp(why, new FrameworkError('OMC_ASK_TIMEOUT', why));
       }, timeoutMs);
       timer.unref?.();
       signal.addEventListener('abort', onAbort, { once: true });
@@ -70,5 +78,13 @@ export class OutboundRequests {
 
   get size(): number {
     return this.pending.size;
+  }
+}
+
+function cancelAtClient(send: OutboundSend, requestId: RequestId, reason: string): void {
+  try {
+    send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } });
+  } catch {
+    // The channel is gone: nothing is waiting for the answer there either.
   }
 }
