@@ -28,6 +28,8 @@ export type { ElicitOutcome, UrlElicitOutcome, SampleRequest, AskOptions } from 
 export type { Principal } from './context/principal';
 export { StateBag } from './context/state-bag';
 export { PRINCIPAL } from './server/invoker';
+export { MemoryFlowStore, DEFAULT_MAX_TRACKED_FLOWS } from './state/memory-flow-store';
+export type { FlowStore, FlowClaim, OnceRecord } from './state/flow-store';
 
 // Transports
 export { serveStdio, type StdioOptions, type StdioHandle } from './transports/stdio';

@@ -11,7 +11,7 @@ import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore }
 import { Registry } from '../registry/registry';
 import { withoutUndefined } from '../registry/objects';
 import type { PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptions } from '../metadata/options';
-import { createRequestStateCodec, type RequestStateCodec } from '../state';
+import { createRequestStateCodec, MemoryFlowStore, REQUEST_STATE_DEFAULTS, type RequestStateCodec } from '../state';
 import { serverCapabilities } from '../server/capabilities';
 import { ContextServer } from '../server/context-server';
 import { Invoker } from '../server/invoker';
@@ -85,6 +85,9 @@ export class McpApplication {
         legacyAskTimeoutMs: this.options.legacyAskTimeoutMs,
         maxReasks: this.options.maxReasks,
         pauseMs: this.options.pauseMs,
+        flows: this.options.flowStore ?? new MemoryFlowStore(this.options.maxTrackedFlows),
+        flowTtlMs: (this.options.requestStateLifetime ?? REQUEST_STATE_DEFAULTS.requestStateLifetime) * 1000,
+        flowBusyWaitMs: this.options.flowBusyWaitMs,
       },
     });
   }
@@ -97,6 +100,11 @@ export class McpApplication {
   /** Whether the requestState key is ephemeral (no `requestStateKey` configured). */
   get hasEphemeralStateKey(): boolean {
     return this.options.requestStateKey === undefined;
+  }
+
+  /** Whether exactly-once records are per process (no shared `flowStore` configured). */
+  get hasProcessLocalFlowStore(): boolean {
+    return this.options.flowStore === undefined;
   }
 
   /** Hex fingerprint of the requestState minting key, for health endpoints. */

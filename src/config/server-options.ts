@@ -4,6 +4,8 @@ import { Type } from 'class-transformer';
 import type { Principal } from '../context/principal';
 import { RequestStateOptions, requestStateProblems } from '../state/request-state-options';
 import { CacheHintOptions } from './cache-hint-options';
+import { DEFAULT_MAX_TRACKED_FLOWS } from '../state/memory-flow-store';
+import type { FlowStore } from '../state/flow-store';
 import { HasMethods, IsFunction } from './option-rules';
 import { validateOptions } from './validate-options';
 import type { ServerLogger } from '../server/server-logger';
@@ -47,6 +49,12 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsOptional() @IsString() instructions?: string;
   /** Establishes the principal of a request (HTTP headers, stdio environment). */
   @IsOptional() @IsFunction() authenticate?: Authenticate;
+  /** Exactly-once records of 2026 flows (`ctx.once` results, completions). In memory by default: per instance only. */
+  @IsOptional() @HasMethods('claim', 'recordOnce', 'complete', 'release') flowStore?: FlowStore;
+  /** Cap of the in-memory flow store: unfinished flows tracked at once; a new flow beyond it is refused (-32603), never a live one forgotten. */
+  @IsInt() @Min(1) maxTrackedFlows = DEFAULT_MAX_TRACKED_FLOWS;
+  /** How long a round waits while another copy of the same flow runs, before -32603. */
+  @IsInt() @Min(0) @Max(600_000) flowBusyWaitMs = 30_000;
   /** Server diagnostics (refusal reasons, warnings). Defaults to stderr. */
   @IsOptional() @HasMethods('warn', 'error') logger?: ServerLogger;
 }

@@ -6,18 +6,32 @@ import { askFingerprint, type Ask } from './asks';
 import { ANY_QUESTION, type FlowState } from './flow-state';
 import { InputRequiredSignal, type PendingAsk } from './input-required';
 
+/** Where `ctx.once` outcomes are looked up and recorded (the engine backs it with the flow store). */
+export interface OnceLedger {
+  lookup(key: string): Promise<{ value?: unknown } | undefined>;
+  record(key: string, outcome: { value?: unknown }): Promise<void>;
+}
+
 export class ReplayAskPort implements AskPort {
   readonly allowed = true;
   /** Asks of this attempt with no usable answer, in call order. */
   readonly pending: PendingAsk[] = [];
   private readonly counters = new Map<string, number>();
+  /**
+   * Set one microtask after the first unanswered ask: from then on the attempt is bound to end in
+   * input_required, so a later ask (say, in the handler's `catch`) is not sent to the user — on
+   * legacy that code never runs. Asks made in the same synchronous turn (`Promise.all`) still are.
+   */
+  private bound = false;
 
   constructor(
     readonly flow: FlowState,
     private readonly capabilities: ClientCapabilities,
+    private readonly ledger: OnceLedger,
   ) {}
 
   ask<T>(ask: Ask<T>): Promise<T> {
+    if (this.bound) return this.ended();
     if (!ask.supportedBy(this.capabilities)) {
       return Promise.reject(ProtocolError.missingCapability(ask.requires, Object.keys(ask.requires).join(', ')));
     }
@@ -35,15 +49,23 @@ export class ReplayAskPort implements AskPort {
     return this.suspend({ key, fingerprint, request: ask.request });
   }
 
+  /**
+   * Runs `fn` at most once per flow: a recorded outcome is returned instead. Never runs while an
+   * ask of this attempt is unanswered — the attempt ends in input_required, and on legacy the
+   * handler would still be waiting for that answer.
+   */
   async once<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
-    const slot = `once:${key}`;
-    if (Object.prototype.hasOwnProperty.call(this.flow.o, slot)) return this.flow.o[slot] as T;
+    if (this.pending.length > 0) return this.ended();
+    const recorded = await this.ledger.lookup(key);
+    if (recorded) return recorded.value as T;
+    if (this.pending.length > 0) return this.ended();
     const value = await fn();
-    this.flow.o[slot] = value === undefined ? null : JSON.parse(JSON.stringify(value));
+    await this.ledger.record(key, value === undefined ? {} : { value: JSON.parse(JSON.stringify(value)) });
     return value;
   }
 
   pause(key?: string): Promise<void> {
+    if (this.bound) return this.ended();
     const k = key ?? this.nextKey('pause');
     if (this.flow.a[k]) return Promise.resolve();
     return this.suspend({ key: k, fingerprint: ANY_QUESTION });
@@ -56,6 +78,12 @@ export class ReplayAskPort implements AskPort {
 
   private suspend<T>(pending: PendingAsk): Promise<T> {
     if (!this.pending.some((p) => p.key === pending.key)) this.pending.push(pending);
+    if (this.pending.length === 1) queueMicrotask(() => (this.bound = true));
+    return this.ended();
+  }
+
+  /** The signal that ends the attempt, without recording anything. */
+  private ended<T>(): Promise<T> {
     const rejected = Promise.reject<T>(InputRequiredSignal.instance);
     // Mark handled: a handler that never awaits this ask must not trigger unhandledRejection.
     rejected.catch(() => undefined);

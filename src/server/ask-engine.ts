@@ -4,8 +4,10 @@
  * `input_required` with every unanswered ask of the attempt and a fresh sealed state.
  * On legacy revisions the same handler really awaits the client; nothing is replayed.
  */
+import { randomBytes } from 'node:crypto';
 import { LegacyAskPort } from '../context/legacy-port';
 import { ReplayAskPort } from '../context/replay-port';
+import { FlowHold } from './flow-hold';
 import { StateBag } from '../context/state-bag';
 import { emptyFlow, foldResponses, readFlow, type FlowState } from '../context/flow-state';
 import type { AskPort } from '../context/ask-port';
@@ -17,7 +19,7 @@ import type { LegacyVersion } from '../protocol/versions';
 import type { RequestIO } from './request-io';
 import type { RequestScope } from './request-scope';
 import type { ServerLogger } from './server-logger';
-import type { RequestStateCodec, StateBinding } from '../state';
+import type { FlowStore, RequestStateCodec, StateBinding } from '../state';
 
 /** The slice of the requestState codec the engine uses. */
 export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open'>;
@@ -35,6 +37,12 @@ export interface EngineDeps {
   legacyAskTimeoutMs: number;
   maxReasks: number;
   pauseMs: number;
+  /** Exactly-once records of 2026 flows. */
+  flows: FlowStore;
+  /** How long a record outlives its last write: the requestState lifetime (ms). */
+  flowTtlMs: number;
+  /** How long a round waits while another copy of the same flow runs (ms). */
+  flowBusyWaitMs: number;
 }
 
 export interface AskRun<T> {
@@ -68,7 +76,7 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
     params: r.params,
   };
   const token = r.params.requestState;
-  let flow: FlowState = emptyFlow();
+  let flow: FlowState = emptyFlow(newFlowId());
   let flowStartedAt: number | undefined;
   const hadState = token !== undefined && token !== null;
   if (hadState) {
@@ -89,35 +97,52 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
   }
   foldResponses(flow, r.params.inputResponses, hadState);
 
-  const port = new ReplayAskPort(flow, r.scope.clientCapabilities);
-  const state = new StateBag(flow.s);
-  let value: T | undefined;
-  let failure: unknown;
-  let failed = false;
+  const hold = new FlowHold(deps, flow.i, r.io.signal);
+  if (hadState) {
+    // Claim before running anything: a flow that completed answers with its first result.
+    const done = await hold.claim();
+    if (done) return { kind: 'complete', value: done.result as T };
+  }
   try {
-    value = await r.run(port, state);
-  } catch (e) {
-    failed = true;
-    failure = e;
-  }
-  if (failed && failure instanceof ProtocolError) throw failure;
-  if (port.pending.length === 0) {
-    if (failed) throw failure;
-    return { kind: 'complete', value: value as T };
-  }
+    const port = new ReplayAskPort(flow, r.scope.clientCapabilities, hold.ledger(flow));
+    const state = new StateBag(flow.s);
+    let value: T | undefined;
+    let failure: unknown;
+    let failed = false;
+    try {
+      value = await r.run(port, state);
+    } catch (e) {
+      failed = true;
+      failure = e;
+    }
+    if (failed && failure instanceof ProtocolError) throw failure;
+    if (port.pending.length === 0) {
+      if (failed) throw failure;
+      await hold.complete(value);
+      return { kind: 'complete', value: value as T };
+    }
 
-  port.markPausesAnswered();
-  const inputRequests: Record<string, InputRequest> = {};
-  flow.p = {};
-  for (const p of port.pending) {
-    if (!p.request) continue;
-    inputRequests[p.key] = p.request;
-    flow.p[p.key] = p.fingerprint;
+    // A new flow is registered once it needs a next round (so a full store refuses it now).
+    await hold.claim();
+    port.markPausesAnswered();
+    const inputRequests: Record<string, InputRequest> = {};
+    flow.p = {};
+    for (const p of port.pending) {
+      if (!p.request) continue;
+      inputRequests[p.key] = p.request;
+      flow.p[p.key] = p.fingerprint;
+    }
+    flow.s = state.toJSON();
+    const requestState = deps.sealer.seal(flow, binding, flowStartedAt);
+    const result: JsonObject = { resultType: 'input_required' };
+    if (Object.keys(inputRequests).length) result.inputRequests = inputRequests;
+    result.requestState = requestState;
+    return { kind: 'input_required', result };
+  } finally {
+    await hold.release();
   }
-  flow.s = state.toJSON();
-  const requestState = deps.sealer.seal(flow, binding, flowStartedAt);
-  const result: JsonObject = { resultType: 'input_required' };
-  if (Object.keys(inputRequests).length) result.inputRequests = inputRequests;
-  result.requestState = requestState;
-  return { kind: 'input_required', result };
+}
+
+function newFlowId(): string {
+  return randomBytes(16).toString('base64url');
 }

@@ -37,6 +37,10 @@ export async function serveHttp(app: McpApplication, options: Partial<HttpOption
   if (!loopback && app.hasEphemeralStateKey) {
     logger.warn('requestState is sealed with an ephemeral per-process key: input_required flows break across restarts and instances. Set ContextServerOptions.requestStateKey.');
   }
+  if (!app.hasEphemeralStateKey && app.hasProcessLocalFlowStore) {
+    // A shared key lets flows hop instances; the exactly-once records do not follow them.
+    logger.warn('exactly-once holds per instance only: flows are recorded in memory. With several instances sharing requestStateKey, set ContextServerOptions.flowStore to a shared store.');
+  }
   const endpoint = new HttpEndpoint(app, opts, hostPolicy(opts, opts.port || undefined));
   const handler = nodeHandlerFor(endpoint, { matchPath: true });
   const server = createServer(

@@ -1,0 +1,98 @@
+/**
+ * One attempt's hold on its 2026 flow in the flow store: claimed before a round with requestState
+ * runs (a parallel copy waits; a completed flow answers with its first result), and lazily on a
+ * first round, which nobody else can know yet. Backs `ctx.once` with the store's records.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ProtocolError } from '../errors/protocol-error';
+import type { FlowStore, OnceRecord } from '../state';
+import type { FlowState } from '../context/flow-state';
+import type { OnceLedger } from '../context/replay-port';
+import type { ServerLogger } from './server-logger';
+
+export interface FlowHoldDeps {
+  flows: FlowStore;
+  flowTtlMs: number;
+  flowBusyWaitMs: number;
+  logger: ServerLogger;
+}
+
+const FIRST_POLL_MS = 2;
+const MAX_POLL_MS = 100;
+
+export class FlowHold {
+  private held = false;
+  private onces: Record<string, OnceRecord> = {};
+  private readonly holder = randomBytes(12).toString('base64url');
+
+  constructor(
+    private readonly deps: FlowHoldDeps,
+    readonly flowId: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** Holds the flow, waiting while another copy runs; returns the completion of a completed flow. */
+  async claim(): Promise<{ result: unknown } | undefined> {
+    if (this.held) return undefined;
+    const giveUpAt = Date.now() + this.deps.flowBusyWaitMs;
+    for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
+      const claim = await this.deps.flows.claim(this.flowId, this.holder, this.expiry());
+      switch (claim.kind) {
+        case 'claimed':
+          this.held = true;
+          this.onces = claim.onces;
+          return undefined;
+        case 'completed':
+          return { result: claim.result };
+        case 'full':
+          this.deps.logger.warn('flow store full: round refused', { flowId: this.flowId });
+          throw ProtocolError.internal('The server is tracking too many unfinished flows (maxTrackedFlows); retry later');
+        case 'busy':
+          if (this.signal.aborted || Date.now() + delay > giveUpAt) {
+            throw ProtocolError.internal('Another request of this flow is still running (waited flowBusyWaitMs); retry after it answers');
+          }
+          await sleep(delay);
+      }
+    }
+  }
+
+  /** `ctx.once` records: the store's first, the sealed state's as a fallback (a store that lost them). */
+  ledger(flow: FlowState): OnceLedger {
+    return {
+      lookup: async (key) => this.onces[key] ?? toRecord(flow.o[`once:${key}`]),
+      record: async (key, outcome) => {
+        await this.claim();
+        await this.deps.flows.recordOnce(this.flowId, this.holder, key, outcome, this.expiry());
+        this.onces[key] = outcome;
+        flow.o[`once:${key}`] = 'value' in outcome ? { v: outcome.value } : {};
+      },
+    };
+  }
+
+  /** Records the completion when the flow is tracked (a one-round call never is). */
+  async complete(result: unknown): Promise<void> {
+    if (!this.held) return;
+    await this.deps.flows.complete(this.flowId, this.holder, result, this.expiry());
+    this.held = false;
+  }
+
+  async release(): Promise<void> {
+    if (!this.held) return;
+    this.held = false;
+    try {
+      await this.deps.flows.release(this.flowId, this.holder);
+    } catch (e) {
+      this.deps.logger.error('flow store: release failed', { flowId: this.flowId, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  private expiry(): number {
+    return Date.now() + this.deps.flowTtlMs;
+  }
+}
+
+function toRecord(slot: { v?: unknown } | undefined): OnceRecord | undefined {
+  if (!slot) return undefined;
+  return 'v' in slot ? { value: slot.v } : {};
+}

@@ -1,0 +1,89 @@
+/**
+ * The default FlowStore: one process. Bounded by `maxFlows`; when full of live flows it refuses
+ * new ones (`full`) rather than evicting one, because a forgotten flow would run its effects again
+ * (eviction that fails open). Expired flows are swept first.
+ */
+import type { FlowClaim, FlowStore, OnceRecord } from './flow-store';
+
+interface FlowEntry {
+  expiresAt: number;
+  holder?: string;
+  onces: Record<string, OnceRecord>;
+  completed?: { result: unknown };
+}
+
+export const DEFAULT_MAX_TRACKED_FLOWS = 100_000;
+
+/** JSON copy: what a shared store would give back, and no aliasing with the handler's objects. */
+function copy<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+export class MemoryFlowStore implements FlowStore {
+  private readonly flows = new Map<string, FlowEntry>();
+
+  constructor(
+    readonly maxFlows: number = DEFAULT_MAX_TRACKED_FLOWS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Flows tracked right now (live or not yet swept). */
+  get size(): number {
+    return this.flows.size;
+  }
+
+  async claim(flowId: string, holder: string, expiresAtMs: number): Promise<FlowClaim> {
+    const now = this.now();
+    let entry = this.live(flowId, now);
+    if (entry?.completed) return { kind: 'completed', result: copy(entry.completed.result) };
+    if (entry?.holder !== undefined && entry.holder !== holder) return { kind: 'busy' };
+    if (!entry) {
+      if (this.flows.size >= this.maxFlows) this.sweep(now);
+      if (this.flows.size >= this.maxFlows) return { kind: 'full' };
+      entry = { expiresAt: expiresAtMs, onces: {} };
+      this.flows.set(flowId, entry);
+    }
+    entry.holder = holder;
+    entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
+    return { kind: 'claimed', onces: copy(entry.onces) };
+  }
+
+  async recordOnce(flowId: string, holder: string, key: string, record: OnceRecord, expiresAtMs: number): Promise<void> {
+    const entry = this.held(flowId, holder);
+    entry.onces[key] = copy(record);
+    entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
+  }
+
+  async complete(flowId: string, holder: string, result: unknown, expiresAtMs: number): Promise<void> {
+    const entry = this.held(flowId, holder);
+    entry.completed = { result: copy(result) };
+    entry.holder = undefined;
+    entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
+  }
+
+  async release(flowId: string, holder: string): Promise<void> {
+    const entry = this.flows.get(flowId);
+    if (entry?.holder === holder) entry.holder = undefined;
+  }
+
+  private live(flowId: string, now: number): FlowEntry | undefined {
+    const entry = this.flows.get(flowId);
+    // A held flow outlives its expiry until released: forgetting it would let a copy run beside it.
+    if (entry && entry.expiresAt <= now && entry.holder === undefined) {
+      this.flows.delete(flowId);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private held(flowId: string, holder: string): FlowEntry {
+    const entry = this.flows.get(flowId);
+    // The engine only writes while it holds the flow; anything else is a bug, not a client's doing.
+    if (entry?.holder !== holder) throw new Error(`flow ${flowId} is not held by this attempt`);
+    return entry;
+  }
+
+  private sweep(now: number): void {
+    for (const [id, entry] of this.flows) if (entry.expiresAt <= now && entry.holder === undefined) this.flows.delete(id);
+  }
+}

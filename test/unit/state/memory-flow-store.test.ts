@@ -1,0 +1,66 @@
+/** The in-memory flow store: claims, records, completions, expiry, and its cap failing closed. */
+import { MemoryFlowStore } from '../../../src/state/memory-flow-store';
+
+function store(max = 3) {
+  const clock = { t: 1_000 };
+  return { clock, s: new MemoryFlowStore(max, () => clock.t) };
+}
+
+test('one holder at a time; the completion is what later claims get', async () => {
+  const { s } = store();
+  expect(await s.claim('f', 'a', 5_000)).toEqual({ kind: 'claimed', onces: {} });
+  expect(await s.claim('f', 'b', 5_000)).toEqual({ kind: 'busy' });
+  await s.recordOnce('f', 'a', 'charge', { value: { id: 1 } }, 5_000);
+  await s.recordOnce('f', 'a', 'nothing', {}, 5_000);
+  await s.release('f', 'a');
+  expect(await s.claim('f', 'b', 5_000)).toEqual({ kind: 'claimed', onces: { charge: { value: { id: 1 } }, nothing: {} } });
+  await s.complete('f', 'b', { content: [{ type: 'text', text: 'done' }] }, 5_000);
+  expect(await s.claim('f', 'c', 5_000)).toEqual({ kind: 'completed', result: { content: [{ type: 'text', text: 'done' }] } });
+});
+
+test('only the holder writes; releasing someone else\'s claim does nothing', async () => {
+  const { s } = store();
+  await s.claim('f', 'a', 5_000);
+  await expect(s.recordOnce('f', 'b', 'k', {}, 5_000)).rejects.toThrow(/not held/);
+  await s.release('f', 'b');
+  expect(await s.claim('f', 'b', 5_000)).toEqual({ kind: 'busy' });
+});
+
+test('records are copies: mutating what was recorded or returned changes nothing stored', async () => {
+  const { s } = store();
+  const value = { n: 1 };
+  await s.claim('f', 'a', 5_000);
+  await s.recordOnce('f', 'a', 'k', { value }, 5_000);
+  value.n = 2;
+  await s.release('f', 'a');
+  const c = await s.claim('f', 'b', 5_000);
+  expect(c).toEqual({ kind: 'claimed', onces: { k: { value: { n: 1 } } } });
+});
+
+test('a flow is forgotten after its expiry, but never while held', async () => {
+  const { s, clock } = store();
+  await s.claim('f', 'a', 2_000);
+  clock.t = 3_000;
+  expect(await s.claim('f', 'b', 9_000)).toEqual({ kind: 'busy' });
+  await s.release('f', 'a');
+  expect(await s.claim('f', 'b', 9_000)).toEqual({ kind: 'claimed', onces: {} });
+  await s.complete('f', 'b', 'r', 4_000);
+  clock.t = 9_001;
+  expect(await s.claim('f', 'c', 20_000)).toEqual({ kind: 'claimed', onces: {} });
+});
+
+test('the cap refuses a new flow instead of evicting a live one; expired ones make room; tracked flows go on', async () => {
+  const { s, clock } = store(2);
+  await s.claim('f1', 'a', 5_000);
+  await s.recordOnce('f1', 'a', 'charge', { value: 'TD-1' }, 5_000);
+  await s.release('f1', 'a');
+  await s.claim('f2', 'a', 8_000);
+  await s.release('f2', 'a');
+  expect(await s.claim('f3', 'a', 8_000)).toEqual({ kind: 'full' });
+  // The live flows keep their records and still work.
+  expect(await s.claim('f1', 'b', 5_000)).toEqual({ kind: 'claimed', onces: { charge: { value: 'TD-1' } } });
+  await s.release('f1', 'b');
+  clock.t = 6_000; // f1 expired: swept to make room
+  expect(await s.claim('f3', 'a', 8_000)).toEqual({ kind: 'claimed', onces: {} });
+  expect(s.size).toBe(2);
+});
