@@ -38,6 +38,8 @@ export interface ContextInit {
   logLevel?: LogLevel;
   /** Sends a notification related to this request (its SSE stream, or the connection). */
   notify: (method: string, params: JsonObject) => void;
+  /** Legacy sessions: a notification that may outlive the request (see RequestIO.notifySession). */
+  notifySession?: (method: string, params: JsonObject) => void;
   asks: AskPort;
   state: StateBag;
   /** Legacy 2025-11-25: URL elicitations carry an elicitationId. */
@@ -134,9 +136,14 @@ export class Context {
     return this.init.asks.ask(urlElicitAsk(url, message, this.init.urlElicitationIds, options));
   }
 
-  /** Legacy 2025-11-25: tells the client an out-of-band URL elicitation finished. */
+  /**
+   * Legacy 2025-11-25: tells the client an out-of-band URL elicitation finished. May be called after
+   * the request returned (or threw `ProtocolError.urlElicitationRequired`), e.g. from the flow's
+   * callback: it then goes on the session's own channel, as the spec allows.
+   */
   completeUrlElicitation(elicitationId: string): void {
-    if (this.init.urlElicitationIds) this.init.notify('notifications/elicitation/complete', { elicitationId });
+    if (!this.init.urlElicitationIds) return;
+    (this.init.notifySession ?? this.init.notify)('notifications/elicitation/complete', { elicitationId });
   }
 
   /** Asks the client's model for a completion. */

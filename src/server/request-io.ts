@@ -9,6 +9,12 @@ export interface RequestIO {
   /** Delivers a notification related to this request (its SSE stream, or the stdio connection). */
   notify(message: JsonRpcNotification): void;
   principal?: Principal;
+  /**
+   * Legacy sessions: delivers a notification that may come after this request finished (2025-11-25
+   * `notifications/elicitation/complete`): on the request's stream while it is open, then on the
+   * session's own channel (the stdio connection, the HTTP session's standalone GET stream).
+   */
+  notifySession?(message: JsonRpcNotification): void;
   /** Legacy only: a held connection that can carry server-to-client requests. */
   requester?: ClientRequester;
 }

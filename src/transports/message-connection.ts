@@ -157,6 +157,8 @@ export class MessageConnection {
         },
         principal: this.options.principal,
         requester: era === 'legacy' ? this.outbound.requester((r) => this.write(r)) : undefined,
+        // One channel for the whole connection: a late notification goes where the request's went.
+        notifySession: era === 'legacy' ? (n: JsonRpcNotification) => void (this.closed || this.write(n)) : undefined,
       };
       const reply = era === 'modern' ? await this.server.handleModern(req, io) : await this.server.handleLegacy(req, this.session, io);
       if (this.era === undefined && 'result' in reply.message) this.era = era;

@@ -75,6 +75,11 @@ export async function sessionRequest(ctx: EndpointContext, session: HttpSession,
     },
     principal: ex.principal,
     requester: session.outbound.requester((r) => reply.push(r)),
+    notifySession: (n) => {
+      if (session.isClosed) return;
+      if (session.streams.has(streamId) && !controller.signal.aborted) reply.push(n);
+      else session.getStream?.push(n);
+    },
   };
   try {
     const answer = await ctx.inflight.track(ctx.app.server.handleLegacy(req, session.legacy, io), controller);
