@@ -29,6 +29,8 @@ export type Authenticate = (request: AuthRequest) => Principal | undefined | Pro
 export class ContextServerOptions extends RequestStateOptions {
   /** Legacy real-await: how long one server-to-client request may wait for its reply. */
   @IsInt() @Min(1) legacyAskTimeoutMs = 600_000;
+  /** Legacy: server-to-client requests one session (stdio process or HTTP session) may have waiting for replies. */
+  @IsInt() @Min(1) maxPendingAsksPerSession = 100;
   /** How often an invalid answer is asked again on legacy before the ask fails. */
   @IsInt() @Min(0) @Max(10) maxReasks = 3;
   /** Legacy stand-in for a requestState-only round (`ctx.pause()`). */

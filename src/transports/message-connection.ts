@@ -36,7 +36,7 @@ export class MessageConnection {
   private readonly session = new LegacySession();
   private readonly inflight = new Map<RequestId, AbortController>();
   private readonly running = new Set<Promise<void>>();
-  private readonly outbound = new OutboundRequests();
+  private readonly outbound = new OutboundRequests('s', this.server.core.options.maxPendingAsksPerSession);
   private readonly subscriptions = new Map<RequestId, Subscription>();
   private stopRegistryEvents?: () => void;
   private closed = false;

@@ -22,7 +22,11 @@ export class OutboundRequests {
   private next = 0;
   private readonly pending = new Map<RequestId, Pending>();
 
-  constructor(private readonly prefix = 's') {}
+  constructor(
+    private readonly prefix = 's',
+    /** Requests waiting for replies at most (maxPendingAsksPerSession): each holds a timer and a handler. */
+    private readonly maxPending = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** A requester that writes through `send` (which may differ per request: its SSE stream). */
   requester(send: OutboundSend): ClientRequester {
@@ -32,6 +36,9 @@ export class OutboundRequests {
   private request(send: OutboundSend, method: string, params: JsonObject, signal: AbortSignal, timeoutMs: number) {
     return new Promise<unknown>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
+      if (this.pending.size >= this.maxPending) {
+        return reject(new FrameworkError('OMC_ASK_LIMIT', `${this.maxPending} requests to the client are already waiting for replies on this session (maxPendingAsksPerSession); ${method} was not sent.`));
+      }
       const id = `${this.prefix}-${++this.next}`;
       const cleanup = () => {
         clearTimeout(timer);

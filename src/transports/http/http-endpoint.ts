@@ -59,7 +59,16 @@ export class HttpEndpoint {
       app,
       options,
       store,
-      sessions: new SessionStore(options.maxSessions, options.sessionIdleTimeoutMs, store),
+      sessions: new SessionStore(
+        {
+          maxSessions: options.maxSessions,
+          maxSessionsPerPrincipal: options.maxSessionsPerPrincipal,
+          maxAnonymousSessions: options.maxAnonymousSessions,
+          idleTimeoutMs: options.sessionIdleTimeoutMs,
+          maxPendingAsks: app.options.maxPendingAsksPerSession,
+        },
+        store,
+      ),
       inflight: new Inflight(),
       longLived: new Set(),
       logger: app.options.logger ?? stderrLogger,

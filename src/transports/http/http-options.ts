@@ -35,6 +35,10 @@ export class HttpOptions {
   @IsInt() @Min(0) keepAliveTimeoutMs = 5_000;
   /** Open legacy sessions at most; more get 503. */
   @IsInt() @Min(1) maxSessions = 10_000;
+  /** Sessions one authenticated principal may hold inside maxSessions; more get 429. */
+  @IsInt() @Min(1) maxSessionsPerPrincipal = 100;
+  /** Sessions all clients without a principal may hold together (they cannot be told apart); more get 429. */
+  @IsInt() @Min(1) maxAnonymousSessions = 1000;
   /** A legacy session unused this long (no request, no open stream) is evicted. */
   @IsInt() @Min(1000) sessionIdleTimeoutMs = 30 * 60_000;
   /** Legacy resumability: where SSE events are kept for `Last-Event-ID`. In-memory and bounded by default. */

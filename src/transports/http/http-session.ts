@@ -12,7 +12,7 @@ import { ReplyStream } from './reply-stream';
 
 export class HttpSession {
   readonly legacy: LegacySession;
-  readonly outbound = new OutboundRequests();
+  readonly outbound: OutboundRequests;
   readonly inflight = new Map<RequestId, AbortController>();
   /** Resumable streams by stream id (live POST streams and the GET stream). */
   readonly streams = new Map<string, ReplyStream>();
@@ -27,8 +27,10 @@ export class HttpSession {
     readonly id: string,
     readonly principalId: string | undefined,
     private readonly store: EventStore,
+    maxPendingAsks = Number.POSITIVE_INFINITY,
   ) {
     this.legacy = new LegacySession(id, principalId);
+    this.outbound = new OutboundRequests('s', maxPendingAsks);
   }
 
   get isClosed(): boolean {

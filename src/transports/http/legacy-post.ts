@@ -48,7 +48,12 @@ export function findSession(
 
 export async function legacyInitialize(ctx: EndpointContext, req: JsonRpcRequest, res: ResponseSink, ex: Exchange): Promise<void> {
   const session = ctx.sessions.create(ex.principal?.id);
-  if (!session) return sendError(res, 503, req.id, ErrorCode.InternalError, 'Too many sessions; try again later', ex.responseHeaders);
+  if (session === 'pool') return sendError(res, 503, req.id, ErrorCode.InternalError, 'Too many sessions; try again later', ex.responseHeaders);
+  if (session === 'quota') {
+    const quota = ctx.sessions.quotaOf(ex.principal?.id);
+    const which = ex.principal ? `this principal already holds ${quota} sessions (maxSessionsPerPrincipal)` : `unauthenticated clients already hold ${quota} sessions (maxAnonymousSessions)`;
+    return sendError(res, 429, req.id, ErrorCode.InternalError, `Too many sessions: ${which}; end one with DELETE or try again later`, ex.responseHeaders);
+  }
   const io: RequestIO = { signal: new AbortController().signal, notify: () => undefined, principal: ex.principal };
   const reply = await ctx.inflight.track(ctx.app.server.handleLegacy(req, session.legacy, io));
   if (!('result' in reply.message)) ctx.sessions.delete(session.id);

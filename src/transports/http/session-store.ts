@@ -1,21 +1,38 @@
 /**
  * Legacy sessions by id: CSPRNG ids of visible ASCII, bound to the principal that created them
- * (another principal gets the same 404 as an unknown id), a cap, and idle eviction.
+ * (another principal gets the same 404 as an unknown id), a cap, a quota per principal inside it
+ * (so one client cannot fill the pool), and idle eviction. Clients without a principal cannot be
+ * told apart, so they share one anonymous bucket with its own quota.
  */
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from './event-store';
 import { HttpSession } from './http-session';
 
+export interface SessionLimits {
+  maxSessions: number;
+  /** Sessions one authenticated principal may hold. */
+  maxSessionsPerPrincipal: number;
+  /** Sessions all unauthenticated clients together may hold. */
+  maxAnonymousSessions: number;
+  idleTimeoutMs: number;
+  /** Server-to-client requests one session may have waiting. */
+  maxPendingAsks: number;
+}
+
+/** Why a session could not be created: the whole pool, or this client's share of it. */
+export type SessionRefusal = 'pool' | 'quota';
+
 export class SessionStore {
   private readonly sessions = new Map<string, HttpSession>();
+  /** Open sessions per principal id ('' for the anonymous bucket). */
+  private readonly perOwner = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly maxSessions: number,
-    private readonly idleTimeoutMs: number,
+    private readonly limits: SessionLimits,
     private readonly store: EventStore,
   ) {
-    this.sweeper = setInterval(() => this.evictIdle(), Math.min(Math.max(idleTimeoutMs / 4, 250), 60_000));
+    this.sweeper = setInterval(() => this.evictIdle(), Math.min(Math.max(limits.idleTimeoutMs / 4, 250), 60_000));
     this.sweeper.unref?.();
   }
 
@@ -23,13 +40,22 @@ export class SessionStore {
     return this.sessions.size;
   }
 
-  /** A new session, or undefined when the cap is reached (the caller answers 503). */
-  create(principalId: string | undefined): HttpSession | undefined {
-    if (this.sessions.size >= this.maxSessions) this.evictIdle();
-    if (this.sessions.size >= this.maxSessions) return undefined;
+  /** The quota that applies to a principal (the anonymous bucket when there is none). */
+  quotaOf(principalId: string | undefined): number {
+    return principalId === undefined ? this.limits.maxAnonymousSessions : this.limits.maxSessionsPerPrincipal;
+  }
+
+  /** A new session, or why not: the pool is full (503) or this client's quota is used (429). */
+  create(principalId: string | undefined): HttpSession | SessionRefusal {
+    const owner = principalId ?? '';
+    const full = () => (this.perOwner.get(owner) ?? 0) >= this.quotaOf(principalId) || this.sessions.size >= this.limits.maxSessions;
+    if (full()) this.evictIdle();
+    if ((this.perOwner.get(owner) ?? 0) >= this.quotaOf(principalId)) return 'quota';
+    if (this.sessions.size >= this.limits.maxSessions) return 'pool';
     // randomUUID: 122 random bits from the CSPRNG, only [0-9a-f-] (within 0x21-0x7E).
-    const session = new HttpSession(randomUUID(), principalId, this.store);
+    const session = new HttpSession(randomUUID(), principalId, this.store, this.limits.maxPendingAsks);
     this.sessions.set(session.id, session);
+    this.perOwner.set(owner, (this.perOwner.get(owner) ?? 0) + 1);
     return session;
   }
 
@@ -45,13 +71,17 @@ export class SessionStore {
     const s = this.sessions.get(id);
     if (!s) return;
     this.sessions.delete(id);
+    const owner = s.principalId ?? '';
+    const left = (this.perOwner.get(owner) ?? 1) - 1;
+    if (left > 0) this.perOwner.set(owner, left);
+    else this.perOwner.delete(owner);
     s.close(reason);
   }
 
   evictIdle(now = Date.now()): number {
     let evicted = 0;
     for (const [id, s] of this.sessions) {
-      if (s.idleSince(now) >= this.idleTimeoutMs) {
+      if (s.idleSince(now) >= this.limits.idleTimeoutMs) {
         this.delete(id, 'session expired');
         evicted++;
       }

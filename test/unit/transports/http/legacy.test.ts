@@ -18,7 +18,7 @@ const faults = trackProcessFaults();
 
 beforeAll(async () => {
   app = makeApp({ authenticate: ({ headers }) => ({ id: String(headers?.['x-user'] ?? 'anonymous') }) });
-  server = await serveHttp(app, { port: 0, maxSessions: 1200, sessionIdleTimeoutMs: 1000 });
+  server = await serveHttp(app, { port: 0, maxSessions: 1200, maxSessionsPerPrincipal: 1200, sessionIdleTimeoutMs: 1000 });
 });
 afterAll(async () => {
   await server.close({ deadlineMs: 2000 });

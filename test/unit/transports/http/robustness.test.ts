@@ -2,7 +2,7 @@
 import { connect } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
-import { JSON_HEADERS, makeApp, modernMeta, modernPost, MODERN, probe, rawRequest, trackProcessFaults } from './fixtures';
+import { JSON_HEADERS, makeApp, modernMeta, modernPost, MODERN, probe, rawRequest, trackProcessFaults, waitFor } from './fixtures';
 
 let server: HttpServerHandle;
 const faults = trackProcessFaults();
@@ -150,10 +150,12 @@ test('G9: 200 sockets reset mid-response; no crash, no unhandled rejection', asy
 test('G7: graceful shutdown completes every in-flight call and refuses new ones', async () => {
   const local = await serveHttp(makeApp(), { port: 0 });
   const before = probe.completed;
+  const startedBefore = probe.started;
   const calls = Array.from({ length: 50 }, (_, i) =>
     modernPost(local.url, i, 'tools/call', { name: 'slow', arguments: { steps: 4, delayMs: 50 } }),
   );
-  await new Promise((r) => setTimeout(r, 50));
+  // Shut down once every call is in its handler (a fixed sleep raced the requests still in transit).
+  await waitFor(() => probe.started - startedBefore >= 50, 10_000);
   const closing = local.close({ deadlineMs: 5000 });
   const answers = await Promise.all(calls);
   await closing;
@@ -161,6 +163,35 @@ test('G7: graceful shutdown completes every in-flight call and refuses new ones'
   expect(answers.every((a) => a.json().result.content[0].text === 'done 4')).toBe(true);
   expect(probe.completed - before).toBeGreaterThanOrEqual(50);
   await expect(modernPost(local.url, 99, 'tools/list')).rejects.toThrow();
+});
+
+test('G7: a request that arrives on an open connection while draining gets 503 + Connection: close, not a reset', async () => {
+  const local = await serveHttp(makeApp(), { port: 0 });
+  const startedBefore = probe.started;
+  const inflight = modernPost(local.url, 1, 'tools/call', { name: 'slow', arguments: { steps: 4, delayMs: 50 } });
+  await waitFor(() => probe.started > startedBefore);
+  const socket = connect(local.port, '127.0.0.1');
+  await new Promise((r) => socket.once('connect', r));
+  const connections = () => new Promise<number>((r) => local.server.getConnections((_e, n) => r(n)));
+  let open = 0;
+  await waitFor(() => (void connections().then((n) => (open = n)), open >= 2));
+  const closing = local.close({ deadlineMs: 5000 });
+  let received = '';
+  socket.on('data', (d: Buffer) => (received += d.toString()));
+  const ended = new Promise<string | undefined>((r) => {
+    socket.once('error', (e: NodeJS.ErrnoException) => r(e.code));
+    socket.once('close', () => r(undefined));
+  });
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: modernMeta() } });
+  socket.write(
+    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${local.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+      `MCP-Protocol-Version: ${MODERN}\r\nMcp-Method: tools/list\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  expect(await ended).toBeUndefined();
+  expect(received).toMatch(/^HTTP\/1\.1 503/);
+  expect(received.toLowerCase()).toContain('connection: close');
+  expect((await inflight).json().result.content[0].text).toBe('done 4');
+  await closing;
 });
 
 test('G7: shutdown past its deadline aborts stuck handlers and still exits', async () => {

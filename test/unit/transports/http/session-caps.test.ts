@@ -1,0 +1,96 @@
+/**
+ * Per-client caps of legacy HTTP sessions: a session quota per principal inside maxSessions (one
+ * shared anonymous bucket for clients without a principal), and a cap on server-to-client asks
+ * waiting on one session. Each refusal is followed by a normal call that succeeds.
+ */
+import { ContextServerModule, McpApplication, serveHttp, type HttpServerHandle } from '../../../../src';
+import { silentLogger } from '../../../../src/server/server-logger';
+import { JSON_HEADERS, makeApp, RawLegacyClient, rawRequest, replyOf, streamingRequest, TestTools, waitFor } from './fixtures';
+
+const byHeader = ({ headers }: { headers?: Record<string, unknown> }) => (typeof headers?.['x-user'] === 'string' ? { id: headers['x-user'] } : undefined);
+
+describe('sessions per principal', () => {
+  let server: HttpServerHandle;
+  beforeAll(async () => {
+    server = await serveHttp(makeApp({ authenticate: byHeader }), { port: 0, maxSessions: 20, maxSessionsPerPrincipal: 2, maxAnonymousSessions: 3 });
+  });
+  afterAll(() => server.close({ deadlineMs: 2000 }));
+
+  const open = async (user?: string) => {
+    const c = new RawLegacyClient(server.url, '2025-11-25', user ? { 'X-User': user } : {});
+    return { c, r: await c.initialize() };
+  };
+
+  test('a principal over maxSessionsPerPrincipal gets 429 naming the option; others still get sessions; DELETE frees a slot', async () => {
+    const first = await open('mallory');
+    expect(first.r.status).toBe(200);
+    expect((await open('mallory')).r.status).toBe(200);
+    const over = await open('mallory');
+    expect(over.r.status).toBe(429);
+    expect(over.r.json().error.message).toContain('maxSessionsPerPrincipal');
+    expect(over.r.headers['mcp-session-id']).toBeUndefined();
+
+    const alice = await open('alice');
+    expect(alice.r.status).toBe(200);
+    expect(replyOf(await alice.c.call(1, 'tools/call', { name: 'echo', arguments: { text: 'still served' } })).result.content[0].text).toBe('still served');
+
+    expect((await rawRequest(server.url, { method: 'DELETE', headers: first.c.headers() })).status).toBe(200);
+    expect((await open('mallory')).r.status).toBe(200);
+  });
+
+  test('clients without a principal share one bucket of maxAnonymousSessions', async () => {
+    for (let i = 0; i < 3; i++) expect((await open()).r.status).toBe(200);
+    const over = await open();
+    expect(over.r.status).toBe(429);
+    expect(over.r.json().error.message).toContain('maxAnonymousSessions');
+    expect((await open('bob')).r.status).toBe(200);
+  });
+
+  test('the session options are validated', async () => {
+    await expect(serveHttp(makeApp(), { port: 0, maxSessionsPerPrincipal: 0 })).rejects.toThrow(/maxSessionsPerPrincipal/);
+    await expect(serveHttp(makeApp(), { port: 0, maxAnonymousSessions: 0 })).rejects.toThrow(/maxAnonymousSessions/);
+  });
+});
+
+describe('pending asks per session', () => {
+  let server: HttpServerHandle;
+  beforeAll(async () => {
+    const app = McpApplication.create({
+      name: 'asks-cap',
+      version: '1.0.0',
+      providers: [TestTools],
+      modules: [ContextServerModule.configure({ logger: silentLogger, maxPendingAsksPerSession: 2 })],
+    });
+    server = await serveHttp(app, { port: 0 });
+  });
+  afterAll(() => server.close({ deadlineMs: 2000 }));
+
+  test('one ask over maxPendingAsksPerSession fails (OMC_ASK_LIMIT, not sent); answering one lets the next call ask', async () => {
+    const c = new RawLegacyClient(server.url);
+    await c.initialize({ elicitation: {} });
+    const asks: Array<{ id: string }> = [];
+    const call = (id: number) =>
+      streamingRequest(server.url, { headers: { ...JSON_HEADERS, ...c.headers() }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'greet', arguments: { text: 'x' } } }) }, (e) => {
+        if (e.method === 'elicitation/create') asks.push(e);
+      });
+    const held = [call(1), call(2)];
+    await waitFor(() => asks.length === 2);
+    const refused = await call(3);
+    const reply = refused.events.find((e) => e.id === 3);
+    const text = JSON.stringify(reply);
+    expect(reply.result.isError).toBe(true);
+    expect(text).toContain('maxPendingAsksPerSession');
+    expect(asks).toHaveLength(2); // the third ask was never sent
+
+    await c.post({ jsonrpc: '2.0', id: asks[0]!.id, result: { action: 'accept', content: { name: 'Ada' } } });
+    const done = await held[0]!;
+    expect(done.events.find((e) => e.id === 1).result.content[0].text).toBe('Hello, Ada!');
+
+    const again = call(4);
+    await waitFor(() => asks.length === 3);
+    await c.post({ jsonrpc: '2.0', id: asks[2]!.id, result: { action: 'accept', content: { name: 'Grace' } } });
+    expect((await again).events.find((e) => e.id === 4).result.content[0].text).toBe('Hello, Grace!');
+    await rawRequest(server.url, { method: 'DELETE', headers: c.headers() });
+    await held[1];
+  });
+});
