@@ -39,6 +39,12 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsInt() @Min(64) @Max(1_048_576) maxUriLength = 8192;
   /** Legacy `resources/subscribe`: distinct URIs one session may hold. */
   @IsInt() @Min(1) maxSubscriptionsPerSession = 1000;
+  /** 2026 `subscriptions/listen`: open streams at most, over all clients. */
+  @IsInt() @Min(1) maxListenStreams = 10_000;
+  /** Open listen streams one authenticated principal may hold. */
+  @IsInt() @Min(1) maxListenStreamsPerPrincipal = 100;
+  /** Open listen streams all clients without a principal may hold together. */
+  @IsInt() @Min(1) maxAnonymousListenStreams = 1000;
   /** Items per page of list results. */
   @IsInt() @Min(1) @Max(10_000) pageSize = 100;
   /** 2026 cache hints for server/discover and list results. */

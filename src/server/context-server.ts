@@ -17,6 +17,8 @@ import { discover, initialize } from './methods/lifecycle';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './methods/lists';
 import type { RequestIO } from './request-io';
 import { resourceUri } from './resource-uri';
+import { ListenQuota } from './listen-quota';
+import { openSubscription, type Subscription } from './subscriptions';
 import { readModernEnvelope, type RequestScope } from './request-scope';
 import type { ServerCore } from './server-core';
 import { thrownDetail } from './server-logger';
@@ -35,10 +37,12 @@ export class ContextServer {
   /** A Map, not an object: a method named `constructor` or `__proto__` must find nothing. */
   private readonly shared: ReadonlyMap<string, Handler>;
   private readonly serverInfoMeta: JsonObject;
+  private readonly listens: ListenQuota;
 
   constructor(readonly core: ServerCore) {
     const c = core;
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
+    this.listens = new ListenQuota(c.options);
     this.shared = new Map<string, Handler>([
       ['tools/list', async (r, s) => listTools(c, r.params, s)],
       ['prompts/list', async (r, s) => listPrompts(c, r.params, s)],
@@ -53,6 +57,27 @@ export class ContextServer {
 
   get registry() {
     return this.core.registry;
+  }
+
+  /**
+   * `subscriptions/listen` (both transports): a slot under the listen caps, then the subscription;
+   * closing it (gracefully or not) frees the slot.
+   */
+  openListen(req: JsonRpcRequest, send: (n: JsonRpcNotification) => void, principalId: string | undefined): Subscription {
+    const release = this.listens.take(principalId);
+    try {
+      const sub = openSubscription(this.core.registry, req, send, this.core.info);
+      return {
+        ack: sub.ack,
+        close: () => {
+          release();
+          return sub.close();
+        },
+      };
+    } catch (e) {
+      release();
+      throw e;
+    }
   }
 
   /** A 2026-07-28 request: envelope validated, result carries resultType, serverInfo and cache hints. */

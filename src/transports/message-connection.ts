@@ -20,7 +20,7 @@ import {
 import { legacyFeatures, MODERN_VERSION } from '../protocol/versions';
 import type { ContextServer } from '../server/context-server';
 import { LegacySession } from '../server/legacy-session';
-import { openSubscription, type Subscription } from '../server/subscriptions';
+import type { Subscription } from '../server/subscriptions';
 import { OutboundRequests } from './outbound-requests';
 import { ProtocolError } from '../errors/protocol-error';
 import { thrownDetail } from '../server/server-logger';
@@ -172,7 +172,7 @@ export class MessageConnection {
 
   private listen(req: JsonRpcRequest): JsonRpcResponse | undefined {
     try {
-      const sub = openSubscription(this.server.registry, req, (n) => this.write(n), this.server.core.info);
+      const sub = this.server.openListen(req, (n) => this.write(n), this.options.principal?.id);
       this.subscriptions.set(req.id, sub);
       this.era ??= 'modern';
       this.write(sub.ack);

@@ -5,7 +5,6 @@
 import { ProtocolError } from '../../errors/protocol-error';
 import { httpStatusOfError } from '../../protocol/http-status';
 import { failure, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc';
-import { openSubscription } from '../../server/subscriptions';
 import type { EndpointContext, Exchange } from './endpoint-context';
 import type { HeaderBag, ResponseSink } from './http-exchange';
 import { checkModernHeaders } from './modern-headers';
@@ -48,7 +47,7 @@ function listen(ctx: EndpointContext, req: JsonRpcRequest, res: ResponseSink, ex
   let sse: SseWriter | undefined;
   let subscription;
   try {
-    subscription = openSubscription(ctx.app.registry, req, (n) => sse?.event(n), ctx.app.server.core.info);
+    subscription = ctx.app.server.openListen(req, (n) => sse?.event(n), ex.principal?.id);
   } catch (e) {
     if (!(e instanceof ProtocolError)) ctx.logger.error('internal error in subscriptions/listen', thrownDetail(e));
     const err = e instanceof ProtocolError ? e : ProtocolError.internal();
