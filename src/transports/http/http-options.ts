@@ -28,6 +28,8 @@ export class HttpOptions {
   @IsOptional() @ValidateNested() @Type(() => CorsOptions) cors?: CorsOptions;
   /** Largest request body; checked on Content-Length and while streaming (413). */
   @IsInt() @Min(1024) maxBodyBytes = 4 * 1024 * 1024;
+  /** Largest request head (request line and headers) `serveHttp` reads; larger is 431. node:http's `maxHeaderSize`. */
+  @IsInt() @Min(1024) @Max(1_048_576) maxHeaderBytes = 16 * 1024;
   /** node:http `headersTimeout` (slow-loris guard). */
   @IsInt() @Min(1000) headersTimeoutMs = 30_000;
   /** node:http `requestTimeout`: time to receive a whole request (0 disables). SSE responses are not affected. */

@@ -45,6 +45,7 @@ export async function serveHttp(app: McpApplication, options: Partial<HttpOption
   const handler = nodeHandlerFor(endpoint, { matchPath: true });
   const server = createServer(
     {
+      maxHeaderSize: opts.maxHeaderBytes,
       headersTimeout: opts.headersTimeoutMs,
       requestTimeout: opts.requestTimeoutMs,
       keepAliveTimeout: opts.keepAliveTimeoutMs,
@@ -55,7 +56,7 @@ export async function serveHttp(app: McpApplication, options: Partial<HttpOption
   );
   // A reset socket or a client error must never take the process down (CVE-2025-53365 class).
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    const status = CLIENT_ERROR_STATUS[err.code ?? ''] ?? '400 Bad Request';
     if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
@@ -77,6 +78,12 @@ export async function serveHttp(app: McpApplication, options: Partial<HttpOption
     close: ({ deadlineMs = 25_000 } = {}) => (closing ??= shutdown(server, endpoint, deadlineMs)),
   };
 }
+
+/** node:http parser errors that have a more precise status than 400. */
+const CLIENT_ERROR_STATUS: Readonly<Record<string, string>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+};
 
 function checkingInterval(headersTimeoutMs: number, requestTimeoutMs: number): number {
   const tightest = requestTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs;

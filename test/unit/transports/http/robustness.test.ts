@@ -57,6 +57,21 @@ function rawExchange(head: string, body: Buffer | string, opts: { chunked?: bool
   });
 }
 
+test('G1: request headers over maxHeaderBytes (16 KiB) are 431, then normal calls are served', async () => {
+  const big = 'x'.repeat(20 * 1024);
+  const status = await rawExchange(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Padding: ${big}\r\nContent-Length: 2\r\n\r\n`, '{}');
+  expect(status).toBe(431);
+  await stillServes();
+  // The cap is an option: a larger one lets the same request through to the MCP layer.
+  const roomy = await serveHttp(makeApp(), { port: 0, maxHeaderBytes: 64 * 1024 });
+  try {
+    const r = await modernPost(roomy.url, 1, 'tools/call', { name: 'echo', arguments: { text: 'fits' } }, { 'X-Padding': big });
+    expect(r.json().result.content[0].text).toBe('fits');
+  } finally {
+    await roomy.close({ deadlineMs: 1000 });
+  }
+});
+
 test('G1: Content-Length over 4 MiB is 413 before buffering; chunked oversize is 413 while streaming', async () => {
   const limit = 4 * 1024 * 1024;
   const declared = await rawExchange(
