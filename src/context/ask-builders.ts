@@ -17,6 +17,14 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Only the named fields of an answer (what the ask reads); the rest is not kept. */
+function pick(source: unknown, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!isRecord(source)) return out;
+  for (const f of fields) if (Object.prototype.hasOwnProperty.call(source, f)) out[f] = source[f];
+  return out;
+}
+
 function readAction(response: unknown): ElicitAction | undefined {
   if (!isRecord(response)) return undefined;
   const a = response.action;
@@ -26,6 +34,7 @@ function readAction(response: unknown): ElicitAction | undefined {
 export function elicitAsk<T extends object>(form: new () => T, message: string, options: AskOptions = {}): Ask<ElicitOutcome<T>> {
   const requestedSchema = dtoToElicitationSchema(form) as unknown as JsonObject;
   const validate = createDtoValidator(form);
+  const fields = Object.keys((requestedSchema.properties as Record<string, unknown> | undefined) ?? {});
   return {
     kind: 'elicitation',
     key: options.key,
@@ -36,10 +45,11 @@ export function elicitAsk<T extends object>(form: new () => T, message: string, 
     decode: (response): AskDecoding<ElicitOutcome<T>> => {
       const action = readAction(response);
       if (!action) return { ok: false, reason: 'not an ElicitResult' };
-      if (action !== 'accept') return { ok: true, value: { action } };
-      const checked = validate((response as Record<string, unknown>).content ?? {});
+      if (action !== 'accept') return { ok: true, value: { action }, kept: { action } };
+      const content = (response as Record<string, unknown>).content ?? {};
+      const checked = validate(content);
       return checked.ok
-        ? { ok: true, value: { action, content: checked.value } }
+        ? { ok: true, value: { action, content: checked.value }, kept: { action, content: pick(content, fields) } }
         : { ok: false, reason: checked.errors.join('; ') };
     },
   };
@@ -67,10 +77,10 @@ export function confirmAsk(message: string, options: AskOptions = {}): Ask<boole
     decode: (response) => {
       const action = readAction(response);
       if (!action) return { ok: false, reason: 'not an ElicitResult' };
-      if (action !== 'accept') return { ok: true, value: false };
+      if (action !== 'accept') return { ok: true, value: false, kept: { action } };
       const content = (response as Record<string, unknown>).content;
       if (!isRecord(content) || typeof content.confirm !== 'boolean') return { ok: false, reason: 'confirm must be a boolean' };
-      return { ok: true, value: content.confirm };
+      return { ok: true, value: content.confirm, kept: { action, content: { confirm: content.confirm } } };
     },
   };
 }
@@ -94,7 +104,8 @@ export function urlElicitAsk(url: string, message: string, withElicitationId: bo
     supportedBy: Capabilities.urlElicitation,
     decode: (response) => {
       const action = readAction(response);
-      return action ? { ok: true, value: elicitationId ? { action, elicitationId } : { action } } : { ok: false, reason: 'not an ElicitResult' };
+      if (!action) return { ok: false, reason: 'not an ElicitResult' };
+      return { ok: true, value: elicitationId ? { action, elicitationId } : { action }, kept: { action } };
     },
   };
 }
@@ -119,7 +130,8 @@ export function sampleAsk(request: SampleRequest | string, options: AskOptions =
       if (!isRecord(response) || typeof response.model !== 'string' || (!isRecord(response.content) && !Array.isArray(response.content))) {
         return { ok: false, reason: 'not a CreateMessageResult' };
       }
-      return { ok: true, value: response as unknown as CreateMessageResult };
+      const kept = pick(response, ['role', 'content', 'model', 'stopReason']);
+      return { ok: true, value: kept as unknown as CreateMessageResult, kept };
     },
   };
 }
@@ -134,8 +146,10 @@ export function rootsAsk(options: AskOptions = {}): Ask<Root[]> {
     supportedBy: (c) => !!c.roots,
     decode: (response) => {
       if (!isRecord(response) || !Array.isArray(response.roots)) return { ok: false, reason: 'not a ListRootsResult' };
-      const roots = response.roots.filter((r): r is Root => isRecord(r) && typeof r.uri === 'string');
-      return { ok: true, value: roots.map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name })) };
+      const roots = response.roots
+        .filter((r): r is Root => isRecord(r) && typeof r.uri === 'string')
+        .map((r) => (typeof r.name === 'string' ? { uri: r.uri, name: r.name } : { uri: r.uri }));
+      return { ok: true, value: roots, kept: { roots } };
     },
   };
 }

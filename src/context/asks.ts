@@ -8,8 +8,11 @@ import type { ClientCapabilities, InputRequest } from '../protocol/types';
 
 export type AskKind = 'elicitation' | 'urlElicitation' | 'sampling' | 'roots' | 'pause';
 
-/** A decoded answer, or `retry` when the answer is missing/invalid and the question must be asked again. */
-export type AskDecoding<T> = { ok: true; value: T } | { ok: false; reason: string };
+/**
+ * A decoded answer, or the reason it is unusable (the question is asked again). `kept` is the
+ * answer trimmed to what the ask reads (e.g. only the form's fields): what a 2026 flow journals.
+ */
+export type AskDecoding<T> = { ok: true; value: T; kept: unknown } | { ok: false; reason: string };
 
 export interface Ask<T> {
   readonly kind: AskKind;
@@ -30,6 +33,13 @@ const oneShotHash = (crypto as { hash?: (alg: string, data: string, enc: 'base64
 export function askFingerprint(request: InputRequest): string {
   const text = JSON.stringify(request);
   return (oneShotHash ? oneShotHash('sha256', text, 'base64url') : createHash('sha256').update(text).digest('base64url')).slice(0, 16);
+}
+
+/** The same question, its message saying why the last answer was refused (a re-ask). */
+export function withRefusalReason(request: InputRequest, reason: string): InputRequest {
+  const params = request.params as { message?: unknown } | undefined;
+  if (request.method !== 'elicitation/create' || typeof params?.message !== 'string') return request;
+  return { ...request, params: { ...request.params, message: `${params.message}\n\n(The previous answer was not accepted: ${reason})` } };
 }
 
 export const Capabilities = {

@@ -3,7 +3,7 @@ import { FrameworkError } from '../errors/framework-error';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { ClientCapabilities } from '../protocol/types';
 import type { AskPort } from './ask-port';
-import type { Ask } from './asks';
+import { withRefusalReason, type Ask } from './asks';
 import { legacyFeatures, type LegacyVersion } from '../protocol/versions';
 import { legacyAskParams } from './legacy-ask-shapes';
 
@@ -57,7 +57,9 @@ export class LegacyAskPort implements AskPort {
     }
     let lastReason = '';
     for (let attempt = 0; attempt <= this.options.maxReasks; attempt++) {
-      const response = await requester(ask.request.method, params, { signal, timeoutMs: ask.timeoutMs ?? timeoutMs });
+      // A re-ask says why the last answer was refused, as on 2026.
+      const sent = attempt === 0 ? params : withRefusalReason({ method: ask.request.method, params }, lastReason).params;
+      const response = await requester(ask.request.method, sent, { signal, timeoutMs: ask.timeoutMs ?? timeoutMs });
       const decoded = ask.decode(response);
       if (decoded.ok) return decoded.value;
       lastReason = decoded.reason;

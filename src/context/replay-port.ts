@@ -1,9 +1,10 @@
 /** 2026-07-28: asks are answered from the journal or end the attempt (replay, never suspend). */
+import { FrameworkError } from '../errors/framework-error';
 import { ProtocolError } from '../errors/protocol-error';
 import type { ClientCapabilities } from '../protocol/types';
 import type { AskPort } from './ask-port';
-import { askFingerprint, type Ask } from './asks';
-import { ANY_QUESTION, type FlowState } from './flow-state';
+import { askFingerprint, withRefusalReason, type Ask } from './asks';
+import { ANY_QUESTION, hasKey, type FlowState, type IncomingAnswers } from './flow-state';
 import { InputRequiredSignal, type PendingAsk } from './input-required';
 
 /** Where `ctx.once` outcomes are looked up and recorded (the engine backs it with the flow store). */
@@ -28,6 +29,9 @@ export class ReplayAskPort implements AskPort {
     readonly flow: FlowState,
     private readonly capabilities: ClientCapabilities,
     private readonly ledger: OnceLedger,
+    /** This round's answers; one enters the journal only when an ask uses it. */
+    private readonly incoming: IncomingAnswers,
+    private readonly maxReasks: number,
   ) {}
 
   ask<T>(ask: Ask<T>): Promise<T> {
@@ -37,16 +41,29 @@ export class ReplayAskPort implements AskPort {
     }
     const key = ask.key ?? this.nextKey(ask.kind);
     const fingerprint = askFingerprint(ask.request);
-    const answer = this.flow.a[key];
-    if (answer && (answer.f === fingerprint || answer.f === ANY_QUESTION)) {
-      const decoded = ask.decode(answer.r);
-      if (decoded.ok) {
-        answer.f = fingerprint;
-        return Promise.resolve(decoded.value);
-      }
-      delete this.flow.a[key];
+    const journaled = hasKey(this.flow.a, key) ? this.flow.a[key]! : undefined;
+    if (journaled && journaled.f === fingerprint) {
+      const decoded = ask.decode(journaled.r);
+      if (decoded.ok) return Promise.resolve(decoded.value);
     }
-    return this.suspend({ key, fingerprint, request: ask.request });
+    const answer = hasKey(this.incoming, key) ? this.incoming[key]! : undefined;
+    if (!answer || (answer.f !== fingerprint && answer.f !== ANY_QUESTION)) {
+      return this.suspend({ key, fingerprint, request: ask.request });
+    }
+    delete this.incoming[key];
+    const decoded = ask.decode(answer.r);
+    if (decoded.ok) {
+      this.flow.a[key] = { f: fingerprint, r: decoded.kept };
+      delete this.flow.x[key];
+      return Promise.resolve(decoded.value);
+    }
+    // An answer that fails the question is asked again, saying why, at most maxReasks times (as on legacy).
+    const reasks = (this.flow.x[key] ?? 0) + 1;
+    if (reasks > this.maxReasks) {
+      return Promise.reject(new FrameworkError('OMC_ASK_INVALID_ANSWER', `The client's answers were invalid: ${decoded.reason}`));
+    }
+    this.flow.x[key] = reasks;
+    return this.suspend({ key, fingerprint, request: withRefusalReason(ask.request, decoded.reason) });
   }
 
   /**
@@ -67,7 +84,7 @@ export class ReplayAskPort implements AskPort {
   pause(key?: string): Promise<void> {
     if (this.bound) return this.ended();
     const k = key ?? this.nextKey('pause');
-    if (this.flow.a[k]) return Promise.resolve();
+    if (hasKey(this.flow.a, k)) return Promise.resolve();
     return this.suspend({ key: k, fingerprint: ANY_QUESTION });
   }
 

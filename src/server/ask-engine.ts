@@ -9,7 +9,7 @@ import { LegacyAskPort } from '../context/legacy-port';
 import { ReplayAskPort } from '../context/replay-port';
 import { FlowHold } from './flow-hold';
 import { StateBag } from '../context/state-bag';
-import { emptyFlow, foldResponses, readFlow, type FlowState } from '../context/flow-state';
+import { emptyFlow, incomingAnswers, readFlow, type FlowState } from '../context/flow-state';
 import type { AskPort } from '../context/ask-port';
 import { ErrorCode } from '../protocol/error-codes';
 import { ProtocolError } from '../errors/protocol-error';
@@ -95,7 +95,7 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
       throw stateRefused();
     }
   }
-  foldResponses(flow, r.params.inputResponses, hadState);
+  const incoming = incomingAnswers(flow, r.params.inputResponses, hadState);
 
   const hold = new FlowHold(deps, flow.i, r.io.signal);
   if (hadState) {
@@ -104,7 +104,7 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
     if (done) return { kind: 'complete', value: done.result as T };
   }
   try {
-    const port = new ReplayAskPort(flow, r.scope.clientCapabilities, hold.ledger(flow));
+    const port = new ReplayAskPort(flow, r.scope.clientCapabilities, hold.ledger(flow), incoming, deps.maxReasks);
     const state = new StateBag(flow.s);
     let value: T | undefined;
     let failure: unknown;
@@ -126,7 +126,6 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
     await hold.claim();
     port.markPausesAnswered();
     const inputRequests: Record<string, InputRequest> = {};
-    flow.p = {};
     for (const p of port.pending) {
       if (!p.request) continue;
       inputRequests[p.key] = p.request;
