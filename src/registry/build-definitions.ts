@@ -37,10 +37,13 @@ function isClass(s: SchemaSource): s is Function {
 /** Validator for a DTO class or a raw JSON Schema; a missing `arguments` is `{}`. */
 export function validatorFor(source: SchemaSource | undefined): (args: unknown) => InputValidation {
   if (source === undefined) {
-    return (args) =>
-      args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args))
-        ? { ok: true, value: args ?? {} }
-        : { ok: false, errors: ['arguments must be an object'] };
+    // No input declared: the advertised schema is `additionalProperties: false`, so any key is refused.
+    return (args) => {
+      if (args === undefined) return { ok: true, value: {} };
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: false, errors: ['arguments must be an object'] };
+      const extra = Object.keys(args);
+      return extra.length === 0 ? { ok: true, value: args } : { ok: false, errors: extra.slice(0, 10).map((k) => `property ${k} should not exist`) };
+    };
   }
   if (isClass(source)) {
     const validate = createDtoValidator(source as new () => object);
@@ -51,6 +54,25 @@ export function validatorFor(source: SchemaSource | undefined): (args: unknown) 
     const value = args ?? {};
     const r = check(value);
     return r.ok ? { ok: true, value } : { ok: false, errors: r.errors };
+  };
+}
+
+/** A schema problem found while building a definition names its handler. */
+function forOwner<T>(owner: string, build: () => T): T {
+  try {
+    return build();
+  } catch (e) {
+    if (e instanceof FrameworkError && !e.detail.startsWith(`${owner}:`)) throw new FrameworkError(e.code, `${owner}: ${e.detail}`);
+    throw e;
+  }
+}
+
+/** An output schema is compiled at start-up (a raw one that does not compile fails there). */
+function outputChecker(schema: JsonObject): (structured: unknown) => string | undefined {
+  const check = compileJsonSchema(schema);
+  return (structured) => {
+    const r = check(structured);
+    return r.ok ? undefined : r.errors.join('; ').replace(/\binput\b/g, 'structuredContent');
   };
 }
 
@@ -74,8 +96,15 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
   assertValidName('tool', name, owner);
   const paramTypes = source.kind === 'method' ? source.paramTypes : [];
   const input = inputSource(owner, options.input, paramTypes);
-  const inputSchema = (input === undefined ? EMPTY_INPUT : jsonSchemaFor(input)) as JsonObject;
-  const outputSchema = options.output === undefined ? undefined : (jsonSchemaFor(options.output) as JsonObject);
+  const { inputSchema, outputSchema, checkOutput, validate } = forOwner(owner, () => {
+    const output = options.output === undefined ? undefined : (jsonSchemaFor(options.output) as JsonObject);
+    return {
+      inputSchema: (input === undefined ? EMPTY_INPUT : jsonSchemaFor(input)) as JsonObject,
+      outputSchema: output,
+      checkOutput: output === undefined ? undefined : outputChecker(output),
+      validate: validatorFor(input),
+    };
+  });
   if (inputSchema.type !== 'object') {
     throw new FrameworkError('OMC_SCHEMA_UNSUPPORTED', `${owner}: a tool's inputSchema must have type "object".`);
   }
@@ -101,7 +130,8 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
     descriptor,
     inputSchema,
     outputSchema,
-    validate: validatorFor(input),
+    checkOutput,
+    validate,
     forms: declaredForms(owner, options.forms),
   });
 }

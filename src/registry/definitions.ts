@@ -25,6 +25,8 @@ export interface ToolDefinition extends Common {
   readonly name: string;
   readonly inputSchema: Readonly<JsonObject>;
   readonly outputSchema?: Readonly<JsonObject>;
+  /** With an outputSchema: what is wrong with a structuredContent value (undefined: it conforms). */
+  readonly checkOutput?: (structured: unknown) => string | undefined;
   readonly validate: (args: unknown) => InputValidation;
 }
 

@@ -4,7 +4,7 @@ import { FrameworkError } from '../errors/framework-error';
 import { dtoToJsonSchema } from './dto-schema';
 import { getFieldOptions } from './field-metadata';
 import { hostileInputProblems } from './hostile-input';
-import { hasObjectProperties, missingRequiredObjects } from './required-nested';
+import { hasStructuredProperties, shapeProblems } from './required-nested';
 import { fastAcceptFor, type FastAccept } from './fast-path';
 import { capped, flattenValidationErrors } from './validation-messages';
 
@@ -21,12 +21,13 @@ export function createDtoValidator<T extends object>(dto: new () => T): (input: 
   const cached = validators.get(dto);
   if (cached) return cached as (input: unknown) => DtoValidation<T>;
   const schema = dtoToJsonSchema(dto);
-  const checksNested = hasObjectProperties(schema);
+  const checksShape = hasStructuredProperties(schema);
   // Decided and compiled on first use: start-up with hundreds of tools pays for none of them.
   let fastAccept: FastAccept | undefined | null = null;
   const validate = (input: unknown): DtoValidation<T> => {
     const hostile = hostileInputProblems(input);
     if (hostile.length) return { ok: false, errors: capped(hostile) };
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, errors: ['input must be an object'] };
     if (fastAccept === null) fastAccept = fastAcceptFor(dto, schema);
     if (fastAccept?.(input as Record<string, unknown>)) {
       const instance = Object.assign(new dto(), input);
@@ -37,7 +38,7 @@ export function createDtoValidator<T extends object>(dto: new () => T): (input: 
       const instance = plainToInstance(dto, input, { enableImplicitConversion: false, exposeDefaultValues: true }) as T;
       applyFieldDefaults(instance);
       const errors = validateSync(instance, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true });
-      const missing = checksNested ? missingRequiredObjects(schema, input) : [];
+      const missing = checksShape ? shapeProblems(schema, input) : [];
       const problems = missing.length ? [...missing, ...flattenValidationErrors(errors)] : flattenValidationErrors(errors);
       return problems.length ? { ok: false, errors: problems } : { ok: true, value: instance };
     } catch (error) {

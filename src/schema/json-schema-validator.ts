@@ -1,3 +1,4 @@
+import AjvDraft07 from 'ajv';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { FrameworkError } from '../errors/framework-error';
@@ -11,14 +12,49 @@ export type JsonSchemaValidation = { ok: true } | { ok: false; errors: string[] 
  * `loadSchema` stays unset so a remote `$ref` is never fetched; `addUsedSchema: false` so two schemas
  * that happen to share an `$id` do not collide in the shared instance.
  */
-const ajv = new Ajv2020({ strict: false, allErrors: true, addUsedSchema: false });
-addFormats(ajv);
+const AJV_OPTIONS = { strict: false, allErrors: true, addUsedSchema: false } as const;
+const ajv2020 = new Ajv2020(AJV_OPTIONS);
+addFormats(ajv2020);
+let ajv07: AjvDraft07 | undefined;
+
+/**
+ * The JSON Schema dialects a raw schema may declare with `$schema`: 2020-12 (the default when
+ * `$schema` is absent, as the MCP spec says) and draft-07 (what many existing tools publish).
+ */
+const DIALECTS: ReadonlyMap<string, '2020-12' | 'draft-07'> = new Map([
+  ['https://json-schema.org/draft/2020-12/schema', '2020-12'],
+  ['http://json-schema.org/draft-07/schema', 'draft-07'],
+]);
+
+/** The dialect of a raw schema; a `$schema` we do not support is a start-up error. */
+export function schemaDialect(schema: JsonSchemaObject): '2020-12' | 'draft-07' {
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (declared === undefined) return '2020-12';
+  const dialect = typeof declared === 'string' ? DIALECTS.get(declared.replace(/#$/, '')) : undefined;
+  if (!dialect) {
+    throw new FrameworkError(
+      'OMC_SCHEMA_UNSUPPORTED',
+      `$schema ${JSON.stringify(declared)} is not a supported dialect: use JSON Schema 2020-12 ("https://json-schema.org/draft/2020-12/schema", the default when $schema is absent) or draft-07 ("http://json-schema.org/draft-07/schema#")`,
+    );
+  }
+  return dialect;
+}
+
+function ajvFor(schema: JsonSchemaObject): Ajv2020 | AjvDraft07 {
+  if (schemaDialect(schema) === '2020-12') return ajv2020;
+  if (!ajv07) {
+    ajv07 = new AjvDraft07(AJV_OPTIONS);
+    addFormats(ajv07);
+  }
+  return ajv07;
+}
 
 const compiled = new WeakMap<object, (input: unknown) => JsonSchemaValidation>();
 
 export function compileJsonSchema(schema: JsonSchemaObject): (input: unknown) => JsonSchemaValidation {
   const cached = compiled.get(schema);
   if (cached) return cached;
+  const ajv = ajvFor(schema);
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(schema as object);

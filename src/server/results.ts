@@ -22,14 +22,27 @@ function isContentBlock(v: unknown): v is ContentBlock {
 
 export function toolResult(def: ToolDefinition, value: unknown): CallToolResult {
   if (isRecord(value) && Array.isArray(value.content)) return value as unknown as CallToolResult;
-  if (def.outputSchema !== undefined && value !== undefined && typeof value !== 'string') {
-    return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+  if (def.outputSchema !== undefined) {
+    // Every return value of a tool that declares its output is structured (strings and nothing too),
+    // with the serialized JSON beside it as text, as the spec recommends for older clients.
+    const structured = value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown);
+    return { content: [{ type: 'text', text: typeof structured === 'string' ? structured : JSON.stringify(structured) }], structuredContent: structured };
   }
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (value === undefined || value === null) return { content: [] };
   if (isContentBlock(value)) return { content: [value] };
   if (Array.isArray(value) && value.every(isContentBlock)) return { content: value };
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+/**
+ * What is wrong with a successful result of a tool that declares an outputSchema: the spec says
+ * the server MUST send structured results that conform. Undefined when nothing is.
+ */
+export function outputProblem(def: ToolDefinition, result: CallToolResult): string | undefined {
+  if (!def.checkOutput || result.isError === true) return undefined;
+  if (!('structuredContent' in result)) return 'the result has no structuredContent';
+  return def.checkOutput(result.structuredContent);
 }
 
 /** A tool failure is a result the model can read, not a protocol error (SEP-1303). */

@@ -13,7 +13,7 @@ import { wrapsOutput } from '../legacy-shapes';
 import type { RequestIO } from '../request-io';
 import { resourceUri } from '../resource-uri';
 import type { RequestScope } from '../request-scope';
-import { promptResult, resourceResult, toolError, toolResult } from '../results';
+import { outputProblem, promptResult, resourceResult, toolError, toolResult } from '../results';
 import type { ServerCore } from '../server-core';
 import { thrownDetail } from '../server-logger';
 import { vetHandlerError } from '../handler-codes';
@@ -91,7 +91,11 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
     run: async (asks, state) => {
       const ctx = makeContext(req, scope, io, asks, state, core.forms.gate(def));
       try {
-        return toolResult(def, await core.invoker.invoke(def.source, checked.value, ctx));
+        const result = toolResult(def, await core.invoker.invoke(def.source, checked.value, ctx));
+        const problem = outputProblem(def, result);
+        if (problem === undefined) return result;
+        core.logger.error(`tool ${def.owner} returned output that does not match its outputSchema`, { reason: problem });
+        return toolError(`The tool's output does not match its outputSchema: ${problem}`);
       } catch (e) {
         if (e instanceof InputRequiredSignal) throw e;
         if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);

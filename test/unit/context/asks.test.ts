@@ -255,7 +255,7 @@ describe('2026 replay rules', () => {
       { name: 'sequential', requestState: state + '-TAMPERED' },
       { name: 'sequential', requestState: state.slice(0, -2) },
       { name: 'single', requestState: state },
-      { name: 'sequential', arguments: { extra: 1 }, requestState: state },
+      { name: 'sequential', arguments: {}, requestState: state }, // other params than the state was bound to
       { name: 'sequential', requestState: 42 },
       { name: 'sequential', requestState: 'x'.repeat(70_000) },
     ];
