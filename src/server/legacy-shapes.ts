@@ -4,7 +4,7 @@
  * descriptors later is never leaked to a revision that lacks it).
  */
 import type { JsonObject } from '../protocol/jsonrpc';
-import type { Implementation } from '../protocol/types';
+import type { Implementation, ServerCapabilities } from '../protocol/types';
 import type { LegacyVersion } from '../protocol/versions';
 
 export type ListingKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
@@ -22,6 +22,7 @@ const PROMPT_ARGUMENT: Growth = [['name', 'description', 'required'], ['title'],
 /** Resource and content annotations. */
 export const ANNOTATIONS: Growth = [['audience', 'priority'], ['lastModified'], []];
 const IMPLEMENTATION: Growth = [['name', 'version'], ['title'], ['icons', 'description', 'websiteUrl']];
+const SERVER_CAPABILITIES: Growth = [['experimental', 'logging', 'completions', 'prompts', 'resources', 'tools'], [], ['tasks']];
 
 const STEP: Record<LegacyVersion, number> = { '2025-03-26': 0, '2025-06-18': 1, '2025-11-25': 2 };
 
@@ -89,4 +90,9 @@ export function legacyDescriptor(kind: ListingKind, d: Readonly<JsonObject>, v: 
 /** serverInfo: 2025-03-26 knows name and version; 2025-06-18 adds title; 2025-11-25 icons, description, websiteUrl. */
 export function legacyImplementation(info: Implementation, v: LegacyVersion): Implementation {
   return only(info, keysOf(IMPLEMENTATION, v));
+}
+
+/** Server capabilities: a capability a revision does not define is not declared to it. */
+export function legacyServerCapabilities(caps: ServerCapabilities, v: LegacyVersion): ServerCapabilities {
+  return only(caps, keysOf(SERVER_CAPABILITIES, v));
 }

@@ -3,7 +3,7 @@ import type { JsonObject } from '../../protocol/jsonrpc';
 import type { ClientCapabilities, Implementation } from '../../protocol/types';
 import { MODERN_SUPPORTED, negotiateLegacyVersion } from '../../protocol/versions';
 import type { LegacySession } from '../legacy-session';
-import { legacyImplementation } from '../legacy-shapes';
+import { legacyImplementation, legacyServerCapabilities } from '../legacy-shapes';
 import type { ServerCore } from '../server-core';
 
 export function discover(core: ServerCore): JsonObject {
@@ -25,7 +25,7 @@ export function initialize(core: ServerCore, session: LegacySession, params: Jso
   session.clientInfo = isRecord(params?.clientInfo) ? (params.clientInfo as unknown as Implementation) : undefined;
   const result: JsonObject = {
     protocolVersion: session.protocolVersion,
-    capabilities: core.capabilities.legacy,
+    capabilities: legacyServerCapabilities(core.capabilities.legacy, session.protocolVersion),
     serverInfo: legacyImplementation(core.info, session.protocolVersion),
   };
   if (core.options.instructions) result.instructions = core.options.instructions;

@@ -79,6 +79,9 @@ test('2025-03-26: serverInfo is name and version only', async () => {
   const { init } = await session('2025-03-26');
   expect(init.protocolVersion).toBe('2025-03-26');
   expect(init.serverInfo).toEqual({ name: 'shapes', version: '1.0.0' });
+  // Only capabilities 2025-03-26 defines (no 2025-11-25 `tasks`, nothing 2026 adds).
+  for (const k of Object.keys(init.capabilities)) expect(['experimental', 'logging', 'completions', 'prompts', 'resources', 'tools']).toContain(k);
+  expect(init.capabilities.logging).toEqual({});
 });
 
 test('2025-06-18: serverInfo gains title but not icons, description, websiteUrl', async () => {
