@@ -67,7 +67,7 @@ async function book(version: string) {
 
 test('2025-06-18 over stdio: the passenger form arrives flat, without mode, and the booking completes', async () => {
   const { asked, result } = await book('2025-06-18');
-  const passenger = asked.find((a) => a.params.requestedSchema.properties.seat);
+  const passenger = asked.find((a) => a.params.requestedSchema.properties.seat)!;
   expect(passenger.params).not.toHaveProperty('mode');
   expect(passenger.params.requestedSchema.properties.seat).toEqual({ type: 'string', title: 'Seat', enum: ['window', 'aisle', 'middle'], enumNames: ['Window', 'Aisle', 'Middle'] });
   expect(asked.every((a) => !('mode' in a.params))).toBe(true);
@@ -77,7 +77,7 @@ test('2025-06-18 over stdio: the passenger form arrives flat, without mode, and 
 
 test('2025-11-25 over stdio: the same form keeps mode, oneOf and its default', async () => {
   const { asked } = await book('2025-11-25');
-  const passenger = asked.find((a) => a.params.requestedSchema.properties.seat);
+  const passenger = asked.find((a) => a.params.requestedSchema.properties.seat)!;
   expect(passenger.params.mode).toBe('form');
   expect(passenger.params.requestedSchema.properties.seat).toMatchObject({ oneOf: [{ const: 'window', title: 'Window' }, { const: 'aisle', title: 'Aisle' }, { const: 'middle', title: 'Middle' }], default: 'window' });
 });
