@@ -85,6 +85,7 @@ export class McpApplication {
         legacyAskTimeoutMs: this.options.legacyAskTimeoutMs,
         maxReasks: this.options.maxReasks,
         pauseMs: this.options.pauseMs,
+        legacyMaxInputRounds: this.options.legacyMaxInputRounds,
         flows: this.options.flowStore ?? new MemoryFlowStore(this.options.maxTrackedFlows),
         flowTtlMs: (this.options.requestStateLifetime ?? REQUEST_STATE_DEFAULTS.requestStateLifetime) * 1000,
         flowBusyWaitMs: this.options.flowBusyWaitMs,

@@ -45,6 +45,8 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsInt() @Min(1) maxListenStreamsPerPrincipal = 100;
   /** Open listen streams all clients without a principal may hold together. */
   @IsInt() @Min(1) maxAnonymousListenStreams = 1000;
+  /** Legacy: how many times a low-level handler's `InputRequired` is answered before the call fails (-32603). */
+  @IsInt() @Min(1) @Max(1000) legacyMaxInputRounds = 16;
   /** Items per page of list results. */
   @IsInt() @Min(1) @Max(10_000) pageSize = 100;
   /** 2026 cache hints for server/discover and list results. */

@@ -83,6 +83,19 @@ export class Context {
     return this.init.state;
   }
 
+  /** Whether the client retries input_required results itself (2026-07-28); on legacy the framework does it. */
+  get isMrtrSupported(): boolean {
+    return this.init.era === 'modern';
+  }
+  /** Low-level path: the answers to the input requests of the previous `InputRequired`, by key. */
+  get inputResponses(): Readonly<Record<string, unknown>> | undefined {
+    return this.init.asks.input?.inputResponses;
+  }
+  /** Low-level path: the `requestState` string of the previous `InputRequired` (opened, authenticated). */
+  get requestState(): string | undefined {
+    return this.init.asks.input?.requestState;
+  }
+
   /** Whether the client declared what an ask needs; lets a handler degrade instead of failing. */
   supports(feature: ClientFeature): boolean {
     const c = this.init.clientCapabilities;

@@ -8,6 +8,8 @@ export interface FlowState {
   p: Record<string, string>;
   /** `ctx.state`. */
   s: Record<string, string>;
+  /** A low-level handler's own state string (`InputRequired.requestState`). */
+  u?: string;
   /** `ctx.once` results (`{ v }`, or `{}` for undefined): a fallback when the flow store lost them. */
   o: Record<string, { v?: unknown }>;
   /** Re-asks so far per key (an answer that failed its form), bounded by `maxReasks`. */
@@ -47,6 +49,7 @@ export function readFlow(payload: unknown): FlowState | undefined {
   for (const [k, v] of Object.entries(payload.a)) {
     if (isRecord(v) && typeof v.f === 'string') flow.a[k] = { f: v.f, r: v.r };
   }
+  if (typeof payload.u === 'string') flow.u = payload.u;
   for (const [k, v] of Object.entries(payload.p)) if (typeof v === 'string') flow.p[k] = v;
   for (const [k, v] of Object.entries(payload.s)) if (typeof v === 'string') flow.s[k] = v;
   for (const [k, v] of Object.entries(payload.o)) if (isRecord(v)) flow.o[k] = v;

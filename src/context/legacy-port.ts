@@ -6,6 +6,7 @@ import type { AskPort } from './ask-port';
 import { withRefusalReason, type Ask } from './asks';
 import { legacyFeatures, type LegacyVersion } from '../protocol/versions';
 import { legacyAskParams } from './legacy-ask-shapes';
+import type { LowLevelInput } from './input-required-result';
 
 /** Sends one request to the client and resolves with its result (rejects on error, abort or timeout). */
 export type ClientRequester = (
@@ -30,6 +31,9 @@ export interface LegacyAskOptions {
 export class LegacyAskPort implements AskPort {
   readonly allowed = true;
   private readonly onceResults = new Map<string, unknown>();
+
+  /** Set by the engine before it runs a low-level handler again with the client's answers. */
+  input?: LowLevelInput;
 
   constructor(private readonly options: LegacyAskOptions) {}
 

@@ -6,6 +6,7 @@ import type { AskPort } from './ask-port';
 import { askFingerprint, withRefusalReason, type Ask } from './asks';
 import { ANY_QUESTION, hasKey, type FlowState, type IncomingAnswers } from './flow-state';
 import { InputRequiredSignal, type PendingAsk } from './input-required';
+import type { LowLevelInput } from './input-required-result';
 
 /** Where `ctx.once` outcomes are looked up and recorded (the engine backs it with the flow store). */
 export interface OnceLedger {
@@ -32,6 +33,7 @@ export class ReplayAskPort implements AskPort {
     /** This round's answers; one enters the journal only when an ask uses it. */
     private readonly incoming: IncomingAnswers,
     private readonly maxReasks: number,
+    readonly input?: LowLevelInput,
   ) {}
 
   ask<T>(ask: Ask<T>): Promise<T> {

@@ -7,9 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { LegacyAskPort } from '../context/legacy-port';
 import { ReplayAskPort } from '../context/replay-port';
+import { InputRequired, type LowLevelInput } from '../context/input-required-result';
+import { askFingerprint } from '../context/asks';
+import { FrameworkError } from '../errors/framework-error';
 import { FlowHold } from './flow-hold';
 import { StateBag } from '../context/state-bag';
-import { emptyFlow, incomingAnswers, readFlow, type FlowState } from '../context/flow-state';
+import { hasKey, emptyFlow, incomingAnswers, readFlow, type FlowState } from '../context/flow-state';
 import type { AskPort } from '../context/ask-port';
 import { ErrorCode } from '../protocol/error-codes';
 import { ProtocolError } from '../errors/protocol-error';
@@ -37,6 +40,8 @@ export interface EngineDeps {
   legacyAskTimeoutMs: number;
   maxReasks: number;
   pauseMs: number;
+  /** Legacy: how many times a low-level handler's InputRequired is answered before the call fails. */
+  legacyMaxInputRounds: number;
   /** Exactly-once records of 2026 flows. */
   flows: FlowStore;
   /** How long a record outlives its last write: the requestState lifetime (ms). */
@@ -65,7 +70,7 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
       maxReasks: deps.maxReasks,
       pauseMs: deps.pauseMs,
     });
-    return { kind: 'complete', value: await r.run(port, new StateBag()) };
+    return { kind: 'complete', value: await runLegacy(deps, port, r) };
   }
 
   const binding: StateBinding = {
@@ -95,6 +100,7 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
       throw stateRefused();
     }
   }
+  const lowLevel = hadState ? lowLevelInput(flow, r.params.inputResponses) : undefined;
   const incoming = incomingAnswers(flow, r.params.inputResponses, hadState);
 
   const hold = new FlowHold(deps, flow.i, r.io.signal);
@@ -104,7 +110,7 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
     if (done) return { kind: 'complete', value: done.result as T };
   }
   try {
-    const port = new ReplayAskPort(flow, r.scope.clientCapabilities, hold.ledger(flow), incoming, deps.maxReasks);
+    const port = new ReplayAskPort(flow, r.scope.clientCapabilities, hold.ledger(flow), incoming, deps.maxReasks, lowLevel);
     const state = new StateBag(flow.s);
     let value: T | undefined;
     let failure: unknown;
@@ -116,6 +122,20 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
       failure = e;
     }
     if (failed && failure instanceof ProtocolError) throw failure;
+    if (failed && failure instanceof InputRequired) {
+      // The low-level path: the handler's own requests and state, sealed in our envelope.
+      const explicit = explicitRequests(failure, r.scope.clientCapabilities);
+      await hold.claim();
+      flow.p = Object.create(null) as FlowState['p'];
+      for (const [key, request] of Object.entries(explicit)) flow.p[key] = askFingerprint(request);
+      if (failure.requestState === undefined) delete flow.u;
+      else flow.u = failure.requestState;
+      flow.s = state.toJSON();
+      const result: JsonObject = { resultType: 'input_required' };
+      if (Object.keys(explicit).length) result.inputRequests = explicit;
+      result.requestState = deps.sealer.seal(flow, binding, flowStartedAt);
+      return { kind: 'input_required', result };
+    }
     if (port.pending.length === 0) {
       if (failed) throw failure;
       await hold.complete(value);
@@ -139,6 +159,60 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
     return { kind: 'input_required', result };
   } finally {
     await hold.release();
+  }
+}
+
+/** This round's answers to the previous InputRequired's requests, and its state string. */
+function lowLevelInput(flow: FlowState, responses: unknown): LowLevelInput {
+  const inputResponses = Object.create(null) as Record<string, unknown>;
+  if (typeof responses === 'object' && responses !== null && !Array.isArray(responses)) {
+    for (const [key, value] of Object.entries(responses)) {
+      if (hasKey(flow.p, key)) inputResponses[key] = value;
+    }
+  }
+  return { inputResponses, requestState: flow.u };
+}
+
+function explicitRequests(signal: InputRequired, capabilities: RequestScope['clientCapabilities']): Record<string, InputRequest> {
+  const out: Record<string, InputRequest> = {};
+  for (const [key, ask] of Object.entries(signal.inputRequests)) {
+    if (!ask.supportedBy(capabilities)) throw ProtocolError.missingCapability(ask.requires, Object.keys(ask.requires).join(', '));
+    out[key] = ask.request;
+  }
+  return out;
+}
+
+/**
+ * Legacy: a low-level handler's InputRequired is answered here — each request sent to the client
+ * on the held connection (a state-only one waits `pauseMs`) — and the handler runs again with the
+ * answers, up to `legacyMaxInputRounds` times. Asks inside the handler really await as usual.
+ */
+async function runLegacy<T>(deps: EngineDeps, port: LegacyAskPort, r: AskRun<T>): Promise<T> {
+  const state = new StateBag();
+  for (let round = 1; ; round++) {
+    try {
+      return await r.run(port, state);
+    } catch (e) {
+      if (!(e instanceof InputRequired)) throw e;
+      if (round > deps.legacyMaxInputRounds) {
+        throw ProtocolError.internal(`The handler asked for input more than legacyMaxInputRounds (${deps.legacyMaxInputRounds}) times`);
+      }
+      port.input = await answerOnLegacy(port, e);
+    }
+  }
+}
+
+async function answerOnLegacy(port: LegacyAskPort, signal: InputRequired): Promise<LowLevelInput> {
+  const entries = Object.entries(signal.inputRequests);
+  if (entries.length === 0) await port.pause();
+  try {
+    // The raw response is what the handler reads, as on 2026: no decoding, no re-asking.
+    const answers = await Promise.all(entries.map(([, ask]) => port.ask({ ...ask, decode: (value: unknown) => ({ ok: true as const, value, kept: value }) })));
+    return { inputResponses: Object.fromEntries(entries.map(([key], i) => [key, answers[i]])), requestState: signal.requestState };
+  } catch (e) {
+    // The client cannot answer (capability, revision, no channel): its request's problem.
+    if (e instanceof FrameworkError && e.code === 'OMC_ASK_UNAVAILABLE') throw ProtocolError.invalidParams(e.detail);
+    throw e;
   }
 }
 

@@ -4,6 +4,13 @@ import { ProtocolError } from '../../errors/protocol-error';
 import { InvalidParamsError, NotFoundError } from '../../errors/request-errors';
 import { ErrorCode } from '../../protocol/error-codes';
 import { InputRequiredSignal } from '../../context/input-required';
+import { InputRequired } from '../../context/input-required-result';
+
+/** A handler may return its InputRequired instead of throwing it: the engine handles both alike. */
+function endIfInputRequired(value: unknown): unknown {
+  if (value instanceof InputRequired) throw value;
+  return value;
+}
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { GetPromptResult, ReadResourceResult } from '../../protocol/types';
 import type { LegacyVersion } from '../../protocol/versions';
@@ -52,9 +59,9 @@ async function invokeStrict(
   scope: RequestScope,
 ): Promise<JsonObject> {
   try {
-    return shape(await core.invoker.invoke(def.source, input, ctx));
+    return shape(endIfInputRequired(await core.invoker.invoke(def.source, input, ctx)));
   } catch (e) {
-    if (e instanceof InputRequiredSignal) throw e;
+    if (e instanceof InputRequiredSignal || e instanceof InputRequired) throw e;
     if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
     if (e instanceof NotFoundError || e instanceof InvalidParamsError) throw refuse(e);
     if (e instanceof FrameworkError && (e.code === 'OMC_ASK_UNAVAILABLE' || e.code === 'OMC_ASK_INVALID_ANSWER')) {
@@ -91,13 +98,13 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
     run: async (asks, state) => {
       const ctx = makeContext(req, scope, io, asks, state, core.forms.gate(def));
       try {
-        const result = toolResult(def, await core.invoker.invoke(def.source, checked.value, ctx));
+        const result = toolResult(def, endIfInputRequired(await core.invoker.invoke(def.source, checked.value, ctx)));
         const problem = outputProblem(def, result);
         if (problem === undefined) return result;
         core.logger.error(`tool ${def.owner} returned output that does not match its outputSchema`, { reason: problem });
         return toolError(`The tool's output does not match its outputSchema: ${problem}`);
       } catch (e) {
-        if (e instanceof InputRequiredSignal) throw e;
+        if (e instanceof InputRequiredSignal || e instanceof InputRequired) throw e;
         if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
         // Unknown throws are the tool's failure, readable by the model; the stack only in the server log.
         core.logger.error(`tool ${def.owner} failed`, thrownDetail(e));
