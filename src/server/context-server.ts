@@ -66,7 +66,7 @@ export class ContextServer {
   openListen(req: JsonRpcRequest, send: (n: JsonRpcNotification) => void, principalId: string | undefined): Subscription {
     const release = this.listens.take(principalId);
     try {
-      const sub = openSubscription(this.core.registry, req, send, this.core.info);
+      const sub = openSubscription(this.core.registry, req, send, this.core.info, this.core.options.maxUriLength);
       return {
         ack: sub.ack,
         close: () => {

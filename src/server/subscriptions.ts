@@ -23,7 +23,7 @@ interface Filter {
 }
 
 /** `notifications` is required by the 2026-07-28 schema (SubscriptionsListenRequestParams). */
-function readFilter(params: JsonObject | undefined): Filter {
+function readFilter(params: JsonObject | undefined, maxUriLength: number): Filter {
   const n = params?.notifications;
   if (typeof n !== 'object' || n === null || Array.isArray(n)) {
     throw ProtocolError.invalidParams('subscriptions/listen: params.notifications must be an object (the filter of notifications wanted)');
@@ -35,6 +35,10 @@ function readFilter(params: JsonObject | undefined): Filter {
   if (f.resourcesListChanged === true) out.resourcesListChanged = true;
   if (Array.isArray(f.resourceSubscriptions)) {
     const uris = f.resourceSubscriptions.filter((u): u is string => typeof u === 'string').slice(0, 1000);
+    // Kept for the stream's lifetime and compared with every update: as bounded as resources/read's URI.
+    if (uris.some((u) => u.length > maxUriLength)) {
+      throw ProtocolError.invalidParams(`subscriptions/listen: a resourceSubscriptions URI is longer than ${maxUriLength} characters (maxUriLength)`);
+    }
     if (uris.length) out.resourceSubscriptions = uris;
   }
   return out;
@@ -52,9 +56,10 @@ export function openSubscription(
   req: JsonRpcRequest,
   send: (n: JsonRpcNotification) => void,
   serverInfo?: Implementation,
+  maxUriLength = Number.POSITIVE_INFINITY,
 ): Subscription {
   readModernEnvelope(req.params);
-  const filter = readFilter(req.params);
+  const filter = readFilter(req.params, maxUriLength);
   const tag = { [Meta.subscriptionId]: req.id };
   const ack: JsonRpcNotification = {
     jsonrpc: '2.0',

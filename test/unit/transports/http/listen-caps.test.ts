@@ -99,3 +99,18 @@ test('stdio: the per-connection principal quota applies, and cancelling a stream
   expect(sent[2]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 3 } } });
   await conn.drain();
 });
+
+test('a listen resourceSubscriptions URI over maxUriLength is -32602 and takes no slot', async () => {
+  const application = app({ maxListenStreamsPerPrincipal: 1, maxUriLength: 128 });
+  const sent: JsonRpcMessage[] = [];
+  const conn = new MessageConnection(application.server, (m) => sent.push(...(Array.isArray(m) ? m : [m])), { principal: { id: 'local' } });
+  const open = (id: number, uri: string) =>
+    conn.receiveValue({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: modernMeta(), notifications: { resourceSubscriptions: [uri] } } });
+  open(1, 'test://' + 'x'.repeat(200));
+  await waitFor(() => sent.length >= 1);
+  expect(sent[0]).toMatchObject({ id: 1, error: { code: -32602, message: expect.stringContaining('maxUriLength') } });
+  open(2, 'test://short');
+  await waitFor(() => sent.length >= 2);
+  expect(sent[1]).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
+  await conn.drain();
+});
