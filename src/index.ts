@@ -29,7 +29,7 @@ export type { Principal } from './context/principal';
 export { StateBag } from './context/state-bag';
 export { InputRequired, InputRequests, type InputRequiredInit } from './context/input-required-result';
 export { PRINCIPAL } from './server/invoker';
-export { MemoryFlowStore, DEFAULT_MAX_TRACKED_FLOWS } from './state/memory-flow-store';
+export { MemoryFlowStore } from './state/memory-flow-store';
 export type { FlowStore, FlowClaim, OnceRecord } from './state/flow-store';
 
 // Transports

@@ -5,8 +5,8 @@ test('src/index.ts exports exactly these runtime values', () => {
   expect(Object.keys(api).sort()).toEqual([
     'BOTH_ERAS', 'ClientInfoOptions', 'Complete', 'Context', 'ContextClient', 'ContextClientOptions',
     'ContextServerModule', 'ContextServerOptions', 'CorsOptions', 'ErrorCode', 'Field', 'FrameworkError',
-    'HttpOptions', 'HttpStatusError', 'InMemoryEventStore', 'InvalidParamsError', 'LEGACY_VERSIONS', 'MODERN_VERSION',
-    'MaxInputRoundsError', 'McpApplication', 'MemoryClient', 'MissingInputHandlerError', 'NotFoundError', 'PRINCIPAL', 'Prompt',
+    'HttpOptions', 'HttpStatusError', 'InMemoryEventStore', 'InputRequests', 'InputRequired', 'InvalidParamsError', 'LEGACY_VERSIONS', 'MODERN_VERSION',
+    'MaxInputRoundsError', 'McpApplication', 'MemoryClient', 'MemoryFlowStore', 'MissingInputHandlerError', 'NotFoundError', 'PRINCIPAL', 'Prompt',
     'ProtocolError', 'RequestTimeoutError', 'Resource', 'ResourceTemplate', 'SERVER_OPTIONS', 'StateBag',
     'Subscription', 'TestClient', 'Tool', 'applyElicitationDefaults', 'bothEras', 'callInfo', 'closeSseStream',
     'connectTestClient', 'container', 'createFetchHandler', 'createNodeHandler', 'defineModule', 'forEachEra',
