@@ -41,8 +41,10 @@ function passedTests(cwd: string): string[] {
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'omc-scaffold-'));
   project = join(work, 'weather-desk');
-  run(npm, ['run', 'build'], repo);
-  const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', work], packDir)) as { filename: string; files: { path: string }[] }[];
+  // dist/ is what `npm test` built before jest; rebuilding it here (or letting prepack do so) would
+  // pull it from under the suites that load it in parallel.
+  if (!existsSync(join(repo, 'dist', 'cjs', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does).');
+  const packed = JSON.parse(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], packDir)) as { filename: string; files: { path: string }[] }[];
   const files = packed[0]!.files.map((f) => f.path);
   // The CLI needs its bin and its templates inside the published package.
   expect(files).toEqual(expect.arrayContaining(['bin/onemodelcontext.js', 'dist/cjs/cli/main.js', 'templates/add/tool.ts.tmpl', 'templates/project/gitignore.tmpl']));
