@@ -4,7 +4,6 @@
  * `input_required` with every unanswered ask of the attempt and a fresh sealed state.
  * On legacy revisions the same handler really awaits the client; nothing is replayed.
  */
-import { randomBytes } from 'node:crypto';
 import { LegacyAskPort } from '../context/legacy-port';
 import { ReplayAskPort } from '../context/replay-port';
 import { InputRequired, type LowLevelInput } from '../context/input-required-result';
@@ -81,7 +80,7 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
     params: r.params,
   };
   const token = r.params.requestState;
-  let flow: FlowState = emptyFlow(newFlowId());
+  let flow: FlowState = emptyFlow(''); // its id is minted when the flow store first needs it
   let flowStartedAt: number | undefined;
   const hadState = token !== undefined && token !== null;
   if (hadState) {
@@ -103,7 +102,7 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
   const lowLevel = hadState ? lowLevelInput(flow, r.params.inputResponses) : undefined;
   const incoming = incomingAnswers(flow, r.params.inputResponses, hadState);
 
-  const hold = new FlowHold(deps, flow.i, r.io.signal);
+  const hold = new FlowHold(deps, flow, () => r.io.signal);
   if (hadState) {
     // Claim before running anything: a flow that completed answers with its first result.
     const done = await hold.claim();
@@ -216,6 +215,3 @@ async function answerOnLegacy(port: LegacyAskPort, signal: InputRequired): Promi
   }
 }
 
-function newFlowId(): string {
-  return randomBytes(16).toString('base64url');
-}

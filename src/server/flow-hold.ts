@@ -24,13 +24,24 @@ const MAX_POLL_MS = 100;
 export class FlowHold {
   private held = false;
   private onces: Record<string, OnceRecord> = {};
-  private readonly holder = randomBytes(12).toString('base64url');
+  private holderId?: string;
 
+  /** Ids are minted on first use: a call that never asks or fences costs no random bytes. */
   constructor(
     private readonly deps: FlowHoldDeps,
-    readonly flowId: string,
-    private readonly signal: AbortSignal,
+    private readonly flow: FlowState,
+    /** Read only while waiting: a transport may create the signal lazily. */
+    private readonly signal: () => AbortSignal,
   ) {}
+
+  get flowId(): string {
+    if (!this.flow.i) this.flow.i = randomBytes(16).toString('base64url');
+    return this.flow.i;
+  }
+
+  private get holder(): string {
+    return (this.holderId ??= randomBytes(12).toString('base64url'));
+  }
 
   /** Holds the flow, waiting while another copy runs; returns the completion of a completed flow. */
   async claim(): Promise<{ result: unknown } | undefined> {
@@ -49,7 +60,7 @@ export class FlowHold {
           this.deps.logger.warn('flow store full: round refused', { flowId: this.flowId });
           throw ProtocolError.internal('The server is tracking too many unfinished flows (maxTrackedFlows); retry later');
         case 'busy':
-          if (this.signal.aborted || Date.now() + delay > giveUpAt) {
+          if (this.signal().aborted || Date.now() + delay > giveUpAt) {
             throw ProtocolError.internal('Another request of this flow is still running (waited flowBusyWaitMs); retry after it answers');
           }
           await sleep(delay);
