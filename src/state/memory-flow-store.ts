@@ -21,6 +21,8 @@ function copy<T>(value: T): T {
 
 export class MemoryFlowStore implements FlowStore {
   private readonly flows = new Map<string, FlowEntry>();
+  /** A full store sweeps at most once a second: a flood of new flows must not buy an O(n) scan each. */
+  private nextSweepAt = 0;
 
   constructor(
     readonly maxFlows: number = DEFAULT_MAX_TRACKED_FLOWS,
@@ -38,7 +40,7 @@ export class MemoryFlowStore implements FlowStore {
     if (entry?.completed) return { kind: 'completed', result: copy(entry.completed.result) };
     if (entry?.holder !== undefined && entry.holder !== holder) return { kind: 'busy' };
     if (!entry) {
-      if (this.flows.size >= this.maxFlows) this.sweep(now);
+      if (this.flows.size >= this.maxFlows && now >= this.nextSweepAt) this.sweep(now);
       if (this.flows.size >= this.maxFlows) return { kind: 'full' };
       entry = { expiresAt: expiresAtMs, onces: {} };
       this.flows.set(flowId, entry);
@@ -84,6 +86,7 @@ export class MemoryFlowStore implements FlowStore {
   }
 
   private sweep(now: number): void {
+    this.nextSweepAt = now + 1000;
     for (const [id, entry] of this.flows) if (entry.expiresAt <= now && entry.holder === undefined) this.flows.delete(id);
   }
 }
