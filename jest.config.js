@@ -7,6 +7,9 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }],
   },
-  moduleNameMapper: { '^onemodelcontext$': '<rootDir>/src/index.ts' },
+  moduleNameMapper: {
+    '^onemodelcontext$': '<rootDir>/src/index.ts',
+    '^onemodelcontext/(express|fastify|fetch)$': '<rootDir>/src/adapters/$1.ts',
+  },
   testTimeout: 30000,
 };

@@ -34,8 +34,9 @@ export type { FlowStore, FlowClaim, OnceRecord } from './state/flow-store';
 
 // Transports
 export { serveStdio, type StdioOptions, type StdioHandle } from './transports/stdio';
-export { mcpExpress, mcpFastify, createFetchHandler } from './adapters';
-export type { McpExpressMiddleware, McpFastifyPlugin, FetchHandler } from './adapters';
+// Express and Fastify adapters live on their own subpaths (onemodelcontext/express, …/fastify) so
+// this entry's types import neither framework; the fetch handler needs none and is here too.
+export { createFetchHandler, type FetchHandler } from './adapters/fetch';
 export { serveHttp, createNodeHandler, HttpOptions, CorsOptions, InMemoryEventStore, closeSseStream } from './transports/http';
 export type { HttpServerHandle, NodeHandler, EventStore, StoredEvent } from './transports/http';
 

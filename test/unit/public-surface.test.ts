@@ -10,6 +10,6 @@ test('src/index.ts exports exactly these runtime values', () => {
     'ProtocolError', 'RequestTimeoutError', 'Resource', 'ResourceTemplate', 'SERVER_OPTIONS', 'StateBag',
     'Subscription', 'TestClient', 'Tool', 'applyElicitationDefaults', 'bothEras', 'callInfo', 'closeSseStream',
     'connectTestClient', 'container', 'createFetchHandler', 'createNodeHandler', 'defineModule', 'forEachEra',
-    'inject', 'injectable', 'mcpExpress', 'mcpFastify', 'serveHttp', 'serveStdio', 'singleton',
+    'inject', 'injectable', 'serveHttp', 'serveStdio', 'singleton',
   ]);
 });

@@ -5,7 +5,9 @@ import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 import type { AddressInfo, Server } from 'node:net';
 import { request as httpRequest } from 'node:http';
-import { createFetchHandler, mcpExpress, mcpFastify } from '../../../../src/adapters';
+import { mcpExpress } from '../../../../src/adapters/express';
+import { mcpFastify } from '../../../../src/adapters/fastify';
+import { createFetchHandler } from '../../../../src/adapters/fetch';
 import { JSON_HEADERS, makeApp, modernMeta, modernPost, MODERN, parseSse, probe, RawLegacyClient, rawRequest, streamingRequest, waitFor } from './fixtures';
 
 type Started = { url: string; close: () => Promise<void> };

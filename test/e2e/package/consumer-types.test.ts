@@ -1,0 +1,75 @@
+/**
+ * Issue 13, entry points: an app with neither express nor fastify installed compiles against the
+ * built package without skipLibCheck (the adapters live on subpaths), and the subpaths load from
+ * CommonJS and ESM. The consumer gets a node_modules of its own holding only what a user installs:
+ * this package (package.json + dist) and its dependencies — not our devDependencies.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const repo = join(__dirname, '..', '..', '..');
+const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+let app: string;
+
+beforeAll(() => {
+  if (!existsSync(join(repo, 'dist', 'cjs', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does).');
+  app = mkdtempSync(join(tmpdir(), 'omc-consumer-'));
+  const modules = join(app, 'node_modules');
+  const pkg = join(modules, 'onemodelcontext');
+  mkdirSync(pkg, { recursive: true });
+  cpSync(join(repo, 'package.json'), join(pkg, 'package.json'));
+  cpSync(join(repo, 'dist'), join(pkg, 'dist'), { recursive: true });
+  const deps = Object.keys((require(join(repo, 'package.json')) as { dependencies: Record<string, string> }).dependencies);
+  for (const dep of [...deps, '@types/node']) {
+    mkdirSync(join(modules, dep, '..'), { recursive: true });
+    symlinkSync(join(repo, 'node_modules', dep), join(modules, dep), 'dir');
+  }
+});
+afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+function compile(source: string, moduleResolution: 'node16' | 'node10'): string {
+  writeFileSync(join(app, 'index.ts'), source);
+  const module = moduleResolution === 'node16' ? 'node16' : 'commonjs';
+  try {
+    execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--experimentalDecorators', '--emitDecoratorMetadata', '--target', 'es2022', '--module', module, '--moduleResolution', moduleResolution, '--types', 'node', 'index.ts'], { cwd: app, encoding: 'utf8' });
+    return '';
+  } catch (e) {
+    return String((e as { stdout?: string }).stdout ?? e);
+  }
+}
+
+const MAIN = `import 'reflect-metadata';
+import { IsString } from 'class-validator';
+import { Context, McpApplication, Tool, createFetchHandler, serveHttp } from 'onemodelcontext';
+class Args { @IsString() name!: string; }
+class Greeter {
+  @Tool({ description: 'Greets' })
+  greet(args: Args, _ctx: Context) { return 'Hello, ' + args.name; }
+}
+const app = McpApplication.create({ name: 'g', version: '1.0.0', providers: [Greeter] });
+void serveHttp; void createFetchHandler(app);
+`;
+
+test('express and fastify are not installed here', () => {
+  expect(existsSync(join(app, 'node_modules', 'express'))).toBe(false);
+  expect(existsSync(join(app, 'node_modules', '@types', 'express'))).toBe(false);
+  expect(existsSync(join(app, 'node_modules', 'fastify'))).toBe(false);
+});
+
+test.each(['node16', 'node10'] as const)('the main entry compiles without skipLibCheck (moduleResolution %s)', (resolution) => {
+  expect(compile(MAIN, resolution)).toBe('');
+});
+
+test('the fetch subpath compiles too; the express subpath names what is missing', () => {
+  expect(compile(`import { createFetchHandler } from 'onemodelcontext/fetch';\nvoid createFetchHandler;\n`, 'node16')).toBe('');
+  expect(compile(`import { mcpExpress } from 'onemodelcontext/express';\nvoid mcpExpress;\n`, 'node16')).toMatch(/Cannot find module 'express'/);
+});
+
+test('the subpaths load from CommonJS and ESM', () => {
+  const cjs = execFileSync(process.execPath, ['-e', "require('reflect-metadata');const e=require('onemodelcontext/express'),f=require('onemodelcontext/fastify'),h=require('onemodelcontext/fetch');console.log(typeof e.mcpExpress,typeof f.mcpFastify,typeof h.createFetchHandler)"], { cwd: app, encoding: 'utf8' });
+  expect(cjs.trim()).toBe('function function function');
+  const esm = execFileSync(process.execPath, ['--input-type=module', '-e', "import 'reflect-metadata'; import {mcpExpress} from 'onemodelcontext/express'; import {createFetchHandler} from 'onemodelcontext/fetch'; import * as main from 'onemodelcontext'; console.log(typeof mcpExpress, typeof createFetchHandler, 'mcpExpress' in main)"], { cwd: app, encoding: 'utf8' });
+  expect(esm.trim()).toBe('function function false');
+});
