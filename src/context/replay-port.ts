@@ -1,7 +1,7 @@
 /** 2026-07-28: asks are answered from the journal or end the attempt (replay, never suspend). */
 import { FrameworkError } from '../errors/framework-error';
 import { ProtocolError } from '../errors/protocol-error';
-import type { ClientCapabilities } from '../protocol/types';
+import type { ClientCapabilities, InputRequest } from '../protocol/types';
 import type { AskPort } from './ask-port';
 import { askFingerprint, withRefusalReason, type Ask } from './asks';
 import { ANY_QUESTION, hasKey, type FlowState, type IncomingAnswers } from './flow-state';
@@ -50,7 +50,7 @@ export class ReplayAskPort implements AskPort {
     }
     const answer = hasKey(this.incoming, key) ? this.incoming[key]! : undefined;
     if (!answer || (answer.f !== fingerprint && answer.f !== ANY_QUESTION)) {
-      return this.suspend({ key, fingerprint, request: ask.request });
+      return this.suspend({ key, fingerprint, request: forClient(ask.request, this.capabilities) });
     }
     delete this.incoming[key];
     const decoded = ask.decode(answer.r);
@@ -65,7 +65,7 @@ export class ReplayAskPort implements AskPort {
       return Promise.reject(new FrameworkError('OMC_ASK_INVALID_ANSWER', `The client's answers were invalid: ${decoded.reason}`));
     }
     this.flow.x[key] = reasks;
-    return this.suspend({ key, fingerprint, request: withRefusalReason(ask.request, decoded.reason) });
+    return this.suspend({ key, fingerprint, request: forClient(withRefusalReason(ask.request, decoded.reason), this.capabilities) });
   }
 
   /**
@@ -114,4 +114,12 @@ export class ReplayAskPort implements AskPort {
     this.counters.set(kind, n);
     return `${kind}-${n}`;
   }
+}
+
+/** `includeContext` goes only to a client that declared `sampling.context` (as on legacy revisions). */
+function forClient(request: InputRequest, capabilities: ClientCapabilities): InputRequest {
+  if (request.method !== 'sampling/createMessage' || request.params.includeContext === undefined) return request;
+  if ((capabilities.sampling as { context?: unknown } | undefined)?.context) return request;
+  const { includeContext: _omitted, ...params } = request.params;
+  return { ...request, params };
 }
