@@ -5,6 +5,7 @@ export { Tool } from './decorators/tool';
 export { Prompt } from './decorators/prompt';
 export { Resource, ResourceTemplate } from './decorators/resource';
 export { Complete } from './decorators/complete';
+export { Effect } from './decorators/effect';
 export { Field, type FieldOptions } from './schema';
 export type {
   ToolOptions,

@@ -89,6 +89,7 @@ export class McpApplication {
         flows: this.options.flowStore ?? new MemoryFlowStore(this.options.maxTrackedFlows),
         flowTtlMs: (this.options.requestStateLifetime ?? REQUEST_STATE_DEFAULTS.requestStateLifetime) * 1000,
         flowBusyWaitMs: this.options.flowBusyWaitMs,
+        replayLint: this.options.replayLint,
       },
     });
   }

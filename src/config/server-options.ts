@@ -65,6 +65,12 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsInt() @Min(1) maxTrackedFlows = DEFAULT_MAX_TRACKED_FLOWS;
   /** How long a round waits while another copy of the same flow runs, before -32603. */
   @IsInt() @Min(0) @Max(600_000) flowBusyWaitMs = 30_000;
+  /**
+   * The replay linter: 2026 rounds that still ask run twice and must ask the same questions, and
+   * an `@Effect()` outside `ctx.once` in them is reported. 'warn' logs (development), 'error' fails
+   * the request (the test kit turns this on), 'off' (default) costs nothing.
+   */
+  @IsIn(['off', 'warn', 'error']) replayLint: 'off' | 'warn' | 'error' = 'off';
   /** Server diagnostics (refusal reasons, warnings). Defaults to stderr. */
   @IsOptional() @HasMethods('warn', 'error') logger?: ServerLogger;
 }

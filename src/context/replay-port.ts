@@ -5,6 +5,7 @@ import type { ClientCapabilities, InputRequest } from '../protocol/types';
 import type { AskPort } from './ask-port';
 import { askFingerprint, withRefusalReason, type Ask } from './asks';
 import { ANY_QUESTION, hasKey, type FlowState, type IncomingAnswers } from './flow-state';
+import { fenced } from './effect-watch';
 import { InputRequiredSignal, type PendingAsk } from './input-required';
 import type { LowLevelInput } from './input-required-result';
 
@@ -14,10 +15,15 @@ export interface OnceLedger {
   record(key: string, outcome: { value?: unknown }): Promise<void>;
 }
 
+/** One ask or once of an attempt, as the replay linter compares them. */
+export type ReplayStep = { kind: 'ask'; key: string; fingerprint: string; question?: InputRequest } | { kind: 'once'; key: string };
+
 export class ReplayAskPort implements AskPort {
   readonly allowed = true;
   /** Asks of this attempt with no usable answer, in call order. */
   readonly pending: PendingAsk[] = [];
+  /** Every ask and `ctx.once` of this attempt, in call order (what the replay linter compares). */
+  readonly trace: ReplayStep[] = [];
   private readonly counters = new Map<string, number>();
   /**
    * Set one microtask after the first unanswered ask: from then on the attempt is bound to end in
@@ -43,6 +49,7 @@ export class ReplayAskPort implements AskPort {
     }
     const key = ask.key ?? this.nextKey(ask.kind);
     const fingerprint = askFingerprint(ask.request);
+    this.trace.push({ kind: 'ask', key, fingerprint, question: ask.request });
     const journaled = hasKey(this.flow.a, key) ? this.flow.a[key]! : undefined;
     if (journaled && journaled.f === fingerprint) {
       const decoded = ask.decode(journaled.r);
@@ -74,11 +81,12 @@ export class ReplayAskPort implements AskPort {
    * handler would still be waiting for that answer.
    */
   async once<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
+    this.trace.push({ kind: 'once', key });
     if (this.pending.length > 0) return this.ended();
     const recorded = await this.ledger.lookup(key);
     if (recorded) return recorded.value as T;
     if (this.pending.length > 0) return this.ended();
-    const value = await fn();
+    const value = await fenced(fn);
     await this.ledger.record(key, value === undefined ? {} : { value: JSON.parse(JSON.stringify(value)) });
     return value;
   }
@@ -86,6 +94,7 @@ export class ReplayAskPort implements AskPort {
   pause(key?: string): Promise<void> {
     if (this.bound) return this.ended();
     const k = key ?? this.nextKey('pause');
+    this.trace.push({ kind: 'ask', key: k, fingerprint: ANY_QUESTION });
     if (hasKey(this.flow.a, k)) return Promise.resolve();
     return this.suspend({ key: k, fingerprint: ANY_QUESTION });
   }

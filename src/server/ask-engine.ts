@@ -9,7 +9,10 @@ import { ReplayAskPort } from '../context/replay-port';
 import { InputRequired, type LowLevelInput } from '../context/input-required-result';
 import { askFingerprint } from '../context/asks';
 import { FrameworkError } from '../errors/framework-error';
+import { watchEffects } from '../context/effect-watch';
+import { DryReplay } from './dry-replay';
 import { FlowHold } from './flow-hold';
+import { replayProblems, reportReplayProblems, type ReplayLintMode } from './replay-lint';
 import { StateBag } from '../context/state-bag';
 import { hasKey, emptyFlow, incomingAnswers, readFlow, type FlowState } from '../context/flow-state';
 import type { AskPort } from '../context/ask-port';
@@ -47,6 +50,8 @@ export interface EngineDeps {
   flowTtlMs: number;
   /** How long a round waits while another copy of the same flow runs (ms). */
   flowBusyWaitMs: number;
+  /** The replay linter (see replay-lint.ts); the test kit switches it to 'error'. */
+  replayLint: ReplayLintMode;
 }
 
 export interface AskRun<T> {
@@ -55,7 +60,8 @@ export interface AskRun<T> {
   params: JsonObject;
   scope: RequestScope;
   io: RequestIO;
-  run: (asks: AskPort, state: StateBag) => Promise<T>;
+  /** One attempt; `io` is the request's, or a silent one for the linter's dry replay. */
+  run: (asks: AskPort, state: StateBag, io: RequestIO) => Promise<T>;
 }
 
 export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Outcome<T>> {
@@ -109,13 +115,14 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
     if (done) return { kind: 'complete', value: done.result as T };
   }
   try {
-    const port = new ReplayAskPort(flow, r.scope.clientCapabilities, hold.ledger(flow), incoming, deps.maxReasks, lowLevel);
+    const lint = deps.replayLint === 'off' ? undefined : new DryReplay(flow, incoming, lowLevel, hold.ledger(flow));
+    const port = new ReplayAskPort(flow, r.scope.clientCapabilities, lint?.ledger ?? hold.ledger(flow), incoming, deps.maxReasks, lowLevel);
     const state = new StateBag(flow.s);
     let value: T | undefined;
     let failure: unknown;
     let failed = false;
     try {
-      value = await r.run(port, state);
+      value = await (lint ? watchEffects(lint.effects, () => r.run(port, state, r.io)) : r.run(port, state, r.io));
     } catch (e) {
       failed = true;
       failure = e;
@@ -141,6 +148,10 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
       return { kind: 'complete', value: value as T };
     }
 
+    if (lint) {
+      const replay = await lint.replay(r, deps.maxReasks);
+      reportReplayProblems(deps.replayLint, deps.logger, `${r.method} ${r.target}`, replayProblems(port.trace, replay, lint.effects));
+    }
     // A new flow is registered once it needs a next round (so a full store refuses it now).
     await hold.claim();
     port.markPausesAnswered();
@@ -190,7 +201,7 @@ async function runLegacy<T>(deps: EngineDeps, port: LegacyAskPort, r: AskRun<T>)
   const state = new StateBag();
   for (let round = 1; ; round++) {
     try {
-      return await r.run(port, state);
+      return await r.run(port, state, r.io);
     } catch (e) {
       if (!(e instanceof InputRequired)) throw e;
       if (round > deps.legacyMaxInputRounds) {

@@ -20,6 +20,11 @@ export interface TestClientOptions extends Omit<ContextClientInit, 'protocolVers
   answers?: ScriptedAnswers;
   /** Capabilities the simulated client declares (default: all four kinds). */
   declare?: AskKind[];
+  /**
+   * The replay linter on an in-memory app (default true): every 2026 round that still asks runs
+   * twice and must ask the same questions; an `@Effect()` outside `ctx.once` in it fails the call.
+   */
+  replayLint?: boolean;
 }
 
 /** A finished call: the result, how many rounds and asks it took, and its text. */
@@ -44,7 +49,8 @@ export class TestClient {
   ) {}
 
   static async connect(target: McpApplication | ClientTarget, options: TestClientOptions = {}): Promise<TestClient> {
-    const { era = '2026-07-28', answers, declare = [...ASK_KINDS], ...rest } = options;
+    const { era = '2026-07-28', answers, declare = [...ASK_KINDS], replayLint = true, ...rest } = options;
+    if (target instanceof McpApplication && replayLint) target.server.core.engine.replayLint = 'error';
     const script = new AnswerScript(answers);
     const asks: RecordedAsk[] = [];
     const ask = async (kind: AskKind, params: JsonObject, ctx: InputContext) => {

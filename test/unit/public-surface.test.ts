@@ -4,7 +4,7 @@ import * as api from '../../src';
 test('src/index.ts exports exactly these runtime values', () => {
   expect(Object.keys(api).sort()).toEqual([
     'BOTH_ERAS', 'ClientInfoOptions', 'Complete', 'Context', 'ContextClient', 'ContextClientOptions',
-    'ContextServerModule', 'ContextServerOptions', 'CorsOptions', 'ErrorCode', 'Field', 'FrameworkError',
+    'ContextServerModule', 'ContextServerOptions', 'CorsOptions', 'Effect', 'ErrorCode', 'Field', 'FrameworkError',
     'HttpOptions', 'HttpStatusError', 'InMemoryEventStore', 'InputRequests', 'InputRequired', 'InvalidParamsError', 'LEGACY_VERSIONS', 'MODERN_VERSION',
     'MaxInputRoundsError', 'McpApplication', 'MemoryClient', 'MemoryFlowStore', 'MissingInputHandlerError', 'NotFoundError', 'PRINCIPAL', 'Prompt',
     'ProtocolError', 'RequestTimeoutError', 'Resource', 'ResourceTemplate', 'SERVER_OPTIONS', 'StateBag',

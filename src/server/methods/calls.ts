@@ -95,8 +95,8 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
     params,
     scope,
     io,
-    run: async (asks, state) => {
-      const ctx = makeContext(req, scope, io, asks, state, core.forms.gate(def));
+    run: async (asks, state, runIo) => {
+      const ctx = makeContext(req, scope, runIo, asks, state, core.forms.gate(def));
       try {
         const result = toolResult(def, endIfInputRequired(await core.invoker.invoke(def.source, checked.value, ctx)));
         const problem = outputProblem(def, result);
@@ -131,8 +131,8 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
     params,
     scope,
     io,
-    run: (asks, state) =>
-      invokeStrict(core, def, checked.value, makeContext(req, scope, io, asks, state, core.forms.gate(def)), (v) => promptResult(v) as unknown as JsonObject, (e) =>
+    run: (asks, state, runIo) =>
+      invokeStrict(core, def, checked.value, makeContext(req, scope, runIo, asks, state, core.forms.gate(def)), (v) => promptResult(v) as unknown as JsonObject, (e) =>
         ProtocolError.invalidParams(e.message, e.data), scope,
       ),
   });
@@ -159,8 +159,8 @@ export async function readResource(core: ServerCore, req: JsonRpcRequest, scope:
     params,
     scope,
     io,
-    run: (asks, state) =>
-      invokeStrict(core, def, input, makeContext(req, scope, io, asks, state, core.forms.gate(def)), (v) => resourceResult(def, uri, v) as unknown as JsonObject, (e) =>
+    run: (asks, state, runIo) =>
+      invokeStrict(core, def, input, makeContext(req, scope, runIo, asks, state, core.forms.gate(def)), (v) => resourceResult(def, uri, v) as unknown as JsonObject, (e) =>
         e instanceof NotFoundError ? resourceNotFound(scope, uri, e.message, e.data) : ProtocolError.invalidParams(e.message, e.data), scope,
       ),
   });

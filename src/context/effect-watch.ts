@@ -1,0 +1,30 @@
+/**
+ * Which `@Effect()` methods an attempt called outside `ctx.once` (for the replay linter). The
+ * attempt runs inside an async context; `ctx.once` runs its function in a fenced one.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { effectCalls } from '../metadata/effects';
+
+interface Watch {
+  readonly effects: string[];
+  readonly fenced: boolean;
+}
+
+const watching = new AsyncLocalStorage<Watch>();
+
+function observe(name: string): void {
+  const watch = watching.getStore();
+  if (watch && !watch.fenced) watch.effects.push(name);
+}
+
+/** Runs an attempt, collecting the unfenced effect calls it makes into `effects`. */
+export function watchEffects<T>(effects: string[], attempt: () => Promise<T>): Promise<T> {
+  effectCalls.observer ??= observe;
+  return watching.run({ effects, fenced: false }, attempt);
+}
+
+/** Runs a `ctx.once` body: effects inside it are fenced. */
+export function fenced<T>(fn: () => T | Promise<T>): T | Promise<T> {
+  const watch = watching.getStore();
+  return watch ? watching.run({ effects: watch.effects, fenced: true }, fn) : fn();
+}
