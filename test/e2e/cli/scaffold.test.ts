@@ -69,7 +69,8 @@ test('create → install → tsc → jest → add tool Weather → jest → serv
   run(npx, ['tsc', '--noEmit'], project);
   const passed = passedTests(project);
   expect(passed).toEqual(expect.arrayContaining(['weather tool is listed with its input schema', 'hello tool is listed with its input schema']));
-  expect(passed.filter((n) => n.startsWith('weather tool'))).toHaveLength(5);
+  expect(passed.filter((n) => n.startsWith('weather tool'))).toHaveLength(7);
+  expect(passed).toContain('weather tool a client that cannot ask still gets an answer [2026-07-28]');
 
   run(npm, ['run', 'build'], project);
   expect(await toolsOverStdio(join(project, 'dist', 'main.js'))).toEqual(['hello', 'weather']);
