@@ -50,28 +50,28 @@ export class ReplayAskPort implements AskPort {
     const key = ask.key ?? this.nextKey(ask.kind);
     const fingerprint = askFingerprint(ask.request);
     this.trace.push({ kind: 'ask', key, fingerprint, question: ask.request });
-    const journaled = hasKey(this.flow.a, key) ? this.flow.a[key]! : undefined;
-    if (journaled && journaled.f === fingerprint) {
-      const decoded = ask.decode(journaled.r);
+    const journaled = hasKey(this.flow.answers, key) ? this.flow.answers[key]! : undefined;
+    if (journaled && journaled.question === fingerprint) {
+      const decoded = ask.decode(journaled.answer);
       if (decoded.ok) return Promise.resolve(decoded.value);
     }
     const answer = hasKey(this.incoming, key) ? this.incoming[key]! : undefined;
-    if (!answer || (answer.f !== fingerprint && answer.f !== ANY_QUESTION)) {
+    if (!answer || (answer.question !== fingerprint && answer.question !== ANY_QUESTION)) {
       return this.suspend({ key, fingerprint, request: forClient(ask.request, this.capabilities) });
     }
     delete this.incoming[key];
-    const decoded = ask.decode(answer.r);
+    const decoded = ask.decode(answer.answer);
     if (decoded.ok) {
-      this.flow.a[key] = { f: fingerprint, r: decoded.kept };
-      delete this.flow.x[key];
+      this.flow.answers[key] = { question: fingerprint, answer: decoded.kept };
+      delete this.flow.reasks[key];
       return Promise.resolve(decoded.value);
     }
     // An answer that fails the question is asked again, saying why, at most maxReasks times (as on legacy).
-    const reasks = (this.flow.x[key] ?? 0) + 1;
+    const reasks = (this.flow.reasks[key] ?? 0) + 1;
     if (reasks > this.maxReasks) {
       return Promise.reject(new FrameworkError('OMC_ASK_INVALID_ANSWER', `The client's answers were invalid: ${decoded.reason}`));
     }
-    this.flow.x[key] = reasks;
+    this.flow.reasks[key] = reasks;
     return this.suspend({ key, fingerprint, request: forClient(withRefusalReason(ask.request, decoded.reason), this.capabilities) });
   }
 
@@ -95,13 +95,13 @@ export class ReplayAskPort implements AskPort {
     if (this.bound) return this.ended();
     const k = key ?? this.nextKey('pause');
     this.trace.push({ kind: 'ask', key: k, fingerprint: ANY_QUESTION });
-    if (hasKey(this.flow.a, k)) return Promise.resolve();
+    if (hasKey(this.flow.answers, k)) return Promise.resolve();
     return this.suspend({ key: k, fingerprint: ANY_QUESTION });
   }
 
   /** Keys of pauses are answered by the mere retry: record them as answered for the next round. */
   markPausesAnswered(): void {
-    for (const p of this.pending) if (!p.request) this.flow.a[p.key] = { f: ANY_QUESTION, r: null };
+    for (const p of this.pending) if (!p.request) this.flow.answers[p.key] = { question: ANY_QUESTION, answer: null };
   }
 
   private suspend<T>(pending: PendingAsk): Promise<T> {

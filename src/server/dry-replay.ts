@@ -46,7 +46,7 @@ export class DryReplay {
     const port = new ReplayAskPort(flow, r.scope.clientCapabilities, ledger, incoming, maxReasks, lowLevel);
     const io: RequestIO = { signal: r.io.signal, notify: () => undefined, principal: r.io.principal };
     try {
-      await r.run(port, new StateBag(flow.s), io);
+      await r.run(port, new StateBag(flow.state), io);
     } catch {
       // The first run's outcome stands; only the questions are compared.
     }

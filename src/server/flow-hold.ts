@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProtocolError } from '../errors/protocol-error';
 import type { FlowStore, OnceRecord } from '../state';
-import type { FlowState } from '../context/flow-state';
+import { hasKey, type FlowState } from '../context/flow-state';
 import type { OnceLedger } from '../context/replay-port';
 import type { ServerLogger } from './server-logger';
 
@@ -35,8 +35,8 @@ export class FlowHold {
   ) {}
 
   get flowId(): string {
-    if (!this.flow.i) this.flow.i = randomBytes(16).toString('base64url');
-    return this.flow.i;
+    if (!this.flow.id) this.flow.id = randomBytes(16).toString('base64url');
+    return this.flow.id;
   }
 
   private get holder(): string {
@@ -71,12 +71,12 @@ export class FlowHold {
   /** `ctx.once` records: the store's first, the sealed state's as a fallback (a store that lost them). */
   ledger(flow: FlowState): OnceLedger {
     return {
-      lookup: async (key) => this.onces[key] ?? toRecord(flow.o[`once:${key}`]),
+      lookup: async (key) => this.onces[key] ?? (hasKey(flow.onces, key) ? flow.onces[key] : undefined),
       record: async (key, outcome) => {
         await this.claim();
         await this.deps.flows.recordOnce(this.flowId, this.holder, key, outcome, this.expiry());
         this.onces[key] = outcome;
-        flow.o[`once:${key}`] = 'value' in outcome ? { v: outcome.value } : {};
+        flow.onces[key] = outcome;
       },
     };
   }
@@ -101,9 +101,4 @@ export class FlowHold {
   private expiry(): number {
     return Date.now() + this.deps.flowTtlMs;
   }
-}
-
-function toRecord(slot: { v?: unknown } | undefined): OnceRecord | undefined {
-  if (!slot) return undefined;
-  return 'v' in slot ? { value: slot.v } : {};
 }

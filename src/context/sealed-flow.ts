@@ -1,0 +1,46 @@
+/**
+ * The compact form of a flow inside requestState (short keys keep the token small):
+ * `i` id, `a` answers (`f` question fingerprint, `r` answer), `p` asked, `s` ctx.state,
+ * `u` the handler's own state, `o` once outcomes (`once:<key>` → `{ v }`), `x` re-asks.
+ */
+import { dict, emptyFlow, isRecord, type FlowState } from './flow-state';
+
+export interface SealedFlow {
+  i: string;
+  a: Record<string, { f: string; r: unknown }>;
+  p: Record<string, string>;
+  s: Record<string, string>;
+  u?: string;
+  o: Record<string, { v?: unknown }>;
+  x: Record<string, number>;
+}
+
+const ONCE_PREFIX = 'once:';
+
+export function toSealedFlow(flow: FlowState): SealedFlow {
+  const sealed: SealedFlow = { i: flow.id, a: dict(), p: flow.asked, s: flow.state, o: dict(), x: flow.reasks };
+  for (const [k, v] of Object.entries(flow.answers)) sealed.a[k] = { f: v.question, r: v.answer };
+  if (flow.handlerState !== undefined) sealed.u = flow.handlerState;
+  for (const [k, v] of Object.entries(flow.onces)) sealed.o[ONCE_PREFIX + k] = 'value' in v ? { v: v.value } : {};
+  return sealed;
+}
+
+/** Reads a decoded payload defensively: it passed the MAC, but only our own shape is accepted. */
+export function readFlow(payload: unknown): FlowState | undefined {
+  if (!isRecord(payload) || typeof payload.i !== 'string' || !isRecord(payload.a) || !isRecord(payload.p) || !isRecord(payload.s) || !isRecord(payload.o)) {
+    return undefined;
+  }
+  if (payload.x !== undefined && !isRecord(payload.x)) return undefined;
+  const flow = emptyFlow(payload.i);
+  for (const [k, v] of Object.entries(payload.a)) {
+    if (isRecord(v) && typeof v.f === 'string') flow.answers[k] = { question: v.f, answer: v.r };
+  }
+  if (typeof payload.u === 'string') flow.handlerState = payload.u;
+  for (const [k, v] of Object.entries(payload.p)) if (typeof v === 'string') flow.asked[k] = v;
+  for (const [k, v] of Object.entries(payload.s)) if (typeof v === 'string') flow.state[k] = v;
+  for (const [k, v] of Object.entries(payload.o)) {
+    if (isRecord(v) && k.startsWith(ONCE_PREFIX)) flow.onces[k.slice(ONCE_PREFIX.length)] = 'v' in v ? { value: v.v } : {};
+  }
+  for (const [k, v] of Object.entries(payload.x ?? {})) if (Number.isSafeInteger(v)) flow.reasks[k] = v as number;
+  return flow;
+}
