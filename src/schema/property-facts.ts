@@ -1,26 +1,16 @@
+/**
+ * The decorators of one DTO property, interpreted once for every renderer (JSON Schema,
+ * elicitation form, value checks): class-validator's first, then `@Field({ type })`, then the
+ * declared TypeScript type. Anything that has no faithful JSON form fails at start-up.
+ */
 import { FrameworkError } from '../errors/framework-error';
 import type { FieldOptions } from './field-metadata';
 import { readDtoProperties, type DtoProperty, type ValidationMetadata } from './dto-properties';
 import { readInitialiserDefaults } from './initialiser-defaults';
-import { ARRAY_VALIDATORS, NARROWING_ONLY, NUMBER_VALIDATORS, STRING_FORMATS, type ValueKind } from './validator-vocabulary';
+import { capitalise, interpretValueDecorator, type ValueFacts, type ValueSink } from './value-decorators';
+import { ARRAY_VALIDATORS, type ValueKind } from './validator-vocabulary';
 
-/** What one value (the property itself, or each item of an array property) must be. */
-export interface ValueFacts {
-  kind?: ValueKind;
-  dto?: Function;
-  enumValues?: readonly unknown[];
-  constValue?: { readonly value: unknown };
-  format?: string;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  multipleOf?: number;
-  minProperties?: number;
-}
+export type { ValueFacts } from './value-decorators';
 
 export interface ArrayFacts {
   minItems?: number;
@@ -58,155 +48,118 @@ export function unsupported(dto: Function, property: string, problem: string): F
 }
 
 function describeProperty(property: DtoProperty, initialisers: ReadonlyMap<string, unknown>): PropertyFacts {
+  const reading = new PropertyReading(property);
+  for (const metadata of property.validations) reading.readValidator(metadata);
+  const untypedByValidators = reading.untypedByValidators();
+  const isArray = reading.settleType();
   const { dto, name, field } = property;
-  const fail = (problem: string): never => {
-    throw unsupported(dto, name, problem);
-  };
-  const value: ValueFacts = {};
-  const array: ArrayFacts = {};
-  const unknownDecorators: string[] = [];
-  let optional = false;
-  let markedArray = property.designType === Array;
-  let notEmpty = false;
-  let nested = false;
-
-  const setKind = (kind: ValueKind, because: string): void => {
-    if (value.kind === undefined || value.kind === kind) value.kind = kind;
-    else if (isNumeric(value.kind) && isNumeric(kind)) value.kind = 'integer';
-    else fail(`${because} says ${kind} but another decorator says ${value.kind}; keep one type per property`);
-  };
-
-  for (const metadata of property.validations) {
-    const decorator = decoratorName(metadata);
-    const constraints: readonly unknown[] = metadata.constraints ?? [];
-    if (metadata.each) markedArray = true;
-    if (metadata.type === 'conditionalValidation') {
-      optional = true; // @IsOptional and @ValidateIf both let an absent value through
-      continue;
-    }
-    if (metadata.type === 'whitelistValidation' || decorator === 'isDefined') continue;
-    if (metadata.type === 'promiseValidation') fail('@ValidatePromise has no JSON form; arguments are plain JSON');
-    if (metadata.type === 'nestedValidation') {
-      nested = true;
-      continue;
-    }
-    if (ARRAY_VALIDATORS.has(decorator)) {
-      markedArray = true;
-      if (decorator === 'arrayMinSize') array.minItems = Number(constraints[0]);
-      if (decorator === 'arrayMaxSize') array.maxItems = Number(constraints[0]);
-      if (decorator === 'arrayNotEmpty') array.minItems = Math.max(array.minItems ?? 0, 1);
-      if (decorator === 'arrayUnique' && constraints[0] === undefined) array.uniqueItems = true;
-      continue;
-    }
-    if (markedArray && !metadata.each) {
-      fail(`the property is an array but @${capitalise(decorator)} has no { each: true }, so no value could pass it`);
-    }
-    interpretValueDecorator(decorator, constraints, value, setKind, () => (notEmpty = true), () => unknownDecorators.push(decorator));
-  }
-
-  const untypedByValidators = !nested && value.kind === undefined && value.enumValues === undefined && value.constValue === undefined;
-  const needsDate = property.validations.some((m) => m.name === 'isDate');
-  if (needsDate && property.transformType !== Date) fail('a Date arrives as a string: add @Type(() => Date) next to @IsDate()');
-  const fieldType = field.type?.();
-  const isArray = markedArray || fieldTypeMeansArray(property.designType);
-  if (field.schema === undefined) {
-    if (nested) {
-      const cls = property.transformType ?? fieldType ?? (isArray ? undefined : classOf(property.designType));
-      if (!cls || PRIMITIVE_KINDS.has(cls)) fail('@ValidateNested needs the nested class: add @Type(() => TheDto) (class-transformer)');
-      setKind('dto', '@ValidateNested');
-      value.dto = cls;
-    }
-    if (value.kind === undefined && value.enumValues === undefined && value.constValue === undefined) {
-      inferFromTypes(property, isArray, fieldType, value, setKind, unknownDecorators, fail);
-    }
-    if (value.kind === undefined && value.enumValues !== undefined) value.kind = enumKind(value.enumValues);
-    if (notEmpty && value.kind === 'string') value.minLength = Math.max(value.minLength ?? 0, 1);
-    if (field.format !== undefined) value.format = field.format;
-  }
-
   const defaultValue =
     'default' in field ? { value: field.default } : initialisers.has(name) ? { value: initialisers.get(name) } : undefined;
   return {
     dto,
     name,
-    optional,
-    array: isArray ? array : undefined,
-    value,
+    optional: reading.optional,
+    array: isArray ? reading.array : undefined,
+    value: reading.value,
     field,
     defaultValue,
     untypedByValidators,
   };
 }
 
-type KindSetter = (kind: ValueKind, because: string) => void;
+/** One property's decorators read in order, then its type settled from what they left open. */
+class PropertyReading implements ValueSink {
+  readonly value: ValueFacts = {};
+  readonly array: ArrayFacts = {};
+  optional = false;
+  private readonly unknownDecorators: string[] = [];
+  private markedArray: boolean;
+  private notEmpty = false;
+  private nested = false;
 
-function interpretValueDecorator(
-  decorator: string,
-  constraints: readonly unknown[],
-  value: ValueFacts,
-  setKind: KindSetter,
-  markNotEmpty: () => void,
-  markUnknown: () => void,
-): void {
-  const at = `@${capitalise(decorator)}`;
-  if (decorator in STRING_FORMATS) {
-    setKind('string', at);
-    const format = STRING_FORMATS[decorator] ?? ipFormat(decorator, constraints);
-    if (format) value.format = format;
-    if (decorator === 'minLength') value.minLength = Number(constraints[0]);
-    if (decorator === 'maxLength') value.maxLength = Number(constraints[0]);
-    if (decorator === 'isLength') {
-      if (typeof constraints[0] === 'number') value.minLength = constraints[0];
-      if (typeof constraints[1] === 'number') value.maxLength = constraints[1];
-    }
-    if (decorator === 'matches') {
-      const pattern = patternOf(constraints[0], constraints[1]);
-      if (pattern !== undefined) value.pattern = pattern; // a flagged regex has no faithful JSON form: stay wider
-    }
-    return;
+  constructor(private readonly property: DtoProperty) {
+    this.markedArray = property.designType === Array;
   }
-  if (NUMBER_VALIDATORS.has(decorator)) {
-    setKind('number', at);
-    const bound = Number(constraints[0]);
-    if (decorator === 'min') value.minimum = bound;
-    if (decorator === 'max') value.maximum = bound;
-    if (decorator === 'isPositive') value.exclusiveMinimum = 0;
-    if (decorator === 'isNegative') value.exclusiveMaximum = 0;
-    if (decorator === 'isDivisibleBy') value.multipleOf = bound;
-    return;
+
+  readonly fail = (problem: string): never => {
+    throw unsupported(this.property.dto, this.property.name, problem);
+  };
+
+  readonly setKind = (kind: ValueKind, because: string): void => {
+    const value = this.value;
+    if (value.kind === undefined || value.kind === kind) value.kind = kind;
+    else if (isNumeric(value.kind) && isNumeric(kind)) value.kind = 'integer';
+    else this.fail(`${because} says ${kind} but another decorator says ${value.kind}; keep one type per property`);
+  };
+
+  markNotEmpty(): void {
+    this.notEmpty = true;
   }
-  switch (decorator) {
-    case 'isInt':
-      return setKind('integer', at);
-    case 'isNumber':
-      return setKind('number', at);
-    case 'isBoolean':
-      return setKind('boolean', at);
-    case 'isObject':
-      return setKind('object', at);
-    case 'isNotEmptyObject':
-      setKind('object', at);
-      value.minProperties = 1;
+
+  markUnknown(decorator: string): void {
+    this.unknownDecorators.push(decorator);
+  }
+
+  readValidator(metadata: ValidationMetadata): void {
+    const decorator = decoratorName(metadata);
+    const constraints: readonly unknown[] = metadata.constraints ?? [];
+    if (metadata.each) this.markedArray = true;
+    if (metadata.type === 'conditionalValidation') {
+      this.optional = true; // @IsOptional and @ValidateIf both let an absent value through
       return;
-    case 'isDate':
-      setKind('string', at);
-      value.format = 'date-time';
+    }
+    if (metadata.type === 'whitelistValidation' || decorator === 'isDefined') return;
+    if (metadata.type === 'promiseValidation') this.fail('@ValidatePromise has no JSON form; arguments are plain JSON');
+    if (metadata.type === 'nestedValidation') {
+      this.nested = true;
       return;
-    case 'isEnum':
-      value.enumValues = [...((constraints[1] as unknown[] | undefined) ?? [])];
-      return;
-    case 'isIn':
-      value.enumValues = [...((constraints[0] as unknown[] | undefined) ?? [])];
-      return;
-    case 'equals':
-      value.constValue = { value: constraints[0] };
-      return;
-    case 'isNotEmpty':
-      return markNotEmpty();
-    default:
-      if (!NARROWING_ONLY.has(decorator)) markUnknown();
+    }
+    if (ARRAY_VALIDATORS.has(decorator)) return this.readArrayValidator(decorator, constraints);
+    if (this.markedArray && !metadata.each) {
+      this.fail(`the property is an array but @${capitalise(decorator)} has no { each: true }, so no value could pass it`);
+    }
+    interpretValueDecorator(decorator, constraints, this);
+  }
+
+  private readArrayValidator(decorator: string, constraints: readonly unknown[]): void {
+    const array = this.array;
+    this.markedArray = true;
+    if (decorator === 'arrayMinSize') array.minItems = Number(constraints[0]);
+    if (decorator === 'arrayMaxSize') array.maxItems = Number(constraints[0]);
+    if (decorator === 'arrayNotEmpty') array.minItems = Math.max(array.minItems ?? 0, 1);
+    if (decorator === 'arrayUnique' && constraints[0] === undefined) array.uniqueItems = true;
+  }
+
+  untypedByValidators(): boolean {
+    const value = this.value;
+    return !this.nested && value.kind === undefined && value.enumValues === undefined && value.constValue === undefined;
+  }
+
+  /** Settles the value's type from what the validators left open; returns whether the property is an array. */
+  settleType(): boolean {
+    const { property, value } = this;
+    const needsDate = property.validations.some((m) => m.name === 'isDate');
+    if (needsDate && property.transformType !== Date) this.fail('a Date arrives as a string: add @Type(() => Date) next to @IsDate()');
+    const fieldType = property.field.type?.();
+    const isArray = this.markedArray || fieldTypeMeansArray(property.designType);
+    if (property.field.schema !== undefined) return isArray;
+    if (this.nested) {
+      const cls = property.transformType ?? fieldType ?? (isArray ? undefined : classOf(property.designType));
+      if (!cls || PRIMITIVE_KINDS.has(cls)) this.fail('@ValidateNested needs the nested class: add @Type(() => TheDto) (class-transformer)');
+      this.setKind('dto', '@ValidateNested');
+      value.dto = cls;
+    }
+    if (value.kind === undefined && value.enumValues === undefined && value.constValue === undefined) {
+      inferFromTypes(property, isArray, fieldType, value, this.setKind, this.unknownDecorators, this.fail);
+    }
+    if (value.kind === undefined && value.enumValues !== undefined) value.kind = enumKind(value.enumValues);
+    if (this.notEmpty && value.kind === 'string') value.minLength = Math.max(value.minLength ?? 0, 1);
+    if (property.field.format !== undefined) value.format = property.field.format;
+    return isArray;
   }
 }
+
+type KindSetter = (kind: ValueKind, because: string) => void;
 
 /** No class-validator decorator fixed the type: fall back on `@Field({type})`, then on `design:type`. */
 function inferFromTypes(
@@ -260,20 +213,4 @@ function enumKind(values: readonly unknown[]): ValueKind | undefined {
   if (values.length && values.every((v) => Number.isInteger(v))) return 'integer';
   if (values.length && values.every((v) => typeof v === 'number')) return 'number';
   return undefined;
-}
-
-function ipFormat(decorator: string, constraints: readonly unknown[]): string | undefined {
-  if (decorator !== 'isIp') return undefined;
-  const version = String(constraints[0] ?? '');
-  return version === '4' ? 'ipv4' : version === '6' ? 'ipv6' : undefined;
-}
-
-function patternOf(pattern: unknown, modifiers: unknown): string | undefined {
-  if (pattern instanceof RegExp) return pattern.flags.replace(/[gu]/g, '') === '' ? pattern.source : undefined;
-  if (typeof pattern === 'string' && !modifiers) return pattern;
-  return undefined;
-}
-
-function capitalise(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
 }
