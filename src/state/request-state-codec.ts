@@ -53,63 +53,90 @@ export function createRequestStateCodec(
   options: Partial<RequestStateOptions> | ResolvedRequestStateOptions = {},
   deps: RequestStateCodecDeps = {},
 ): RequestStateCodec {
+  const settings = codecSettings(options, deps);
+  return Object.freeze({
+    fingerprint: settings.keyRing.fingerprint,
+    encrypted: settings.mode === 'aead',
+    seal: (payload: unknown, binding: StateBinding, flowStartedAt?: number) => sealState(settings, payload, binding, flowStartedAt),
+    open: (token: unknown, binding: StateBinding) => openState(settings, token, binding),
+  });
+}
+
+/** Everything seal and open need, resolved once from the options. */
+interface CodecSettings {
+  now: () => number;
+  random: (n: number) => Buffer;
+  keyRing: ResolvedRequestStateOptions['keyRing'];
+  mode: EnvelopeMode;
+  audience: string;
+  maxBytes: number;
+  lifetimeMs: number;
+  flowLifetimeMs: number;
+  singleUse: SingleUseStore | undefined;
+}
+
+function codecSettings(options: Partial<RequestStateOptions> | ResolvedRequestStateOptions, deps: RequestStateCodecDeps): CodecSettings {
   const now = deps.now ?? Date.now;
   const random = deps.random ?? createRandomPool();
   const resolved = isResolvedRequestStateOptions(options) ? options : resolveRequestStateOptions(options, { random });
-  const { keyRing } = resolved;
-  const mode: EnvelopeMode = resolved.encryptRequestState ? 'aead' : 'hmac';
-  const audience = resolved.requestStateAudience ?? DEFAULT_REQUEST_STATE_AUDIENCE;
-  const maxBytes = resolved.maxRequestStateBytes;
-  const limits = { lifetimeMs: resolved.requestStateLifetime * 1000, flowLifetimeMs: resolved.maxFlowLifetime * 1000 };
-  const singleUse: SingleUseStore | undefined = resolved.singleUseRequestState
-    ? (resolved.singleUseStore ?? new MemorySingleUseStore(now))
-    : undefined;
+  return {
+    now,
+    random,
+    keyRing: resolved.keyRing,
+    mode: resolved.encryptRequestState ? 'aead' : 'hmac',
+    audience: resolved.requestStateAudience ?? DEFAULT_REQUEST_STATE_AUDIENCE,
+    maxBytes: resolved.maxRequestStateBytes,
+    lifetimeMs: resolved.requestStateLifetime * 1000,
+    flowLifetimeMs: resolved.maxFlowLifetime * 1000,
+    singleUse: resolved.singleUseRequestState ? (resolved.singleUseStore ?? new MemorySingleUseStore(now)) : undefined,
+  };
+}
 
-  function seal(payload: unknown, binding: StateBinding, flowStartedAt?: number): string {
-    assertBindingShape(binding);
-    const iat = Math.floor(now());
-    const fst = flowStartedAt ?? iat;
-    if (!Number.isSafeInteger(fst) || fst > iat) {
-      throw new RangeError('flowStartedAt must be an integer epoch-ms time not in the future (use OpenedState.flowStartedAt)');
-    }
-    const key = keyRing.minting;
-    const claims: StateClaims = {
-      v: CLAIMS_VERSION,
-      jti: encodeBase64Url(random(TOKEN_ID_BYTES)),
-      iat,
-      exp: iat + limits.lifetimeMs,
-      fst,
-      aud: audience,
-      rev: binding.revision,
-      m: binding.method,
-      t: binding.target,
-      pd: paramsDigestOnce(binding.params), // throws CanonicalJsonError for params we could never verify
-      pt: principalTag(key.bindingKey, binding.principal),
-      p: payload,
-    };
-    const bytes = encodeClaims(claims);
-    // Refuse before the envelope is built: emit nothing we would refuse on the way back in.
-    const length = tokenLength(mode, bytes.length);
-    if (length > maxBytes) {
-      throw new FrameworkError('OMC_STATE_TOO_LARGE', `requestState would be ${length} bytes, over maxRequestStateBytes (${maxBytes}); keep less in ctx.state or raise the limit.`);
-    }
-    return sealEnvelope(mode, key, bytes, random);
+function sealState(c: CodecSettings, payload: unknown, binding: StateBinding, flowStartedAt?: number): string {
+  assertBindingShape(binding);
+  const iat = Math.floor(c.now());
+  const fst = flowStartedAt ?? iat;
+  if (!Number.isSafeInteger(fst) || fst > iat) {
+    throw new RangeError('flowStartedAt must be an integer epoch-ms time not in the future (use OpenedState.flowStartedAt)');
   }
-
-  async function open(token: unknown, binding: StateBinding): Promise<OpenedState> {
-    if (typeof token !== 'string') throw new StateRefusal('not_a_string', typeof token);
-    // The size cap comes first: nothing is decoded, hashed or decrypted for an oversize token.
-    if (token.length > maxBytes) throw new StateRefusal('oversize', `${token.length} > ${maxBytes}`);
-    const { key, claimsBytes } = openEnvelope(token, mode, keyRing);
-    const claims = decodeClaims(claimsBytes);
-    checkTimes(claims, now(), limits.flowLifetimeMs);
-    if (claims.aud !== audience) throw new StateRefusal('audience');
-    checkBinding(claims, binding, key.bindingKey);
-    if (singleUse !== undefined && !(await singleUse.claim(claims.jti, claims.exp))) {
-      throw new StateRefusal('replayed');
-    }
-    return { payload: claims.p, flowStartedAt: claims.fst };
+  const key = c.keyRing.minting;
+  const claims: StateClaims = {
+    v: CLAIMS_VERSION,
+    jti: encodeBase64Url(c.random(TOKEN_ID_BYTES)),
+    iat,
+    exp: iat + c.lifetimeMs,
+    fst,
+    aud: c.audience,
+    rev: binding.revision,
+    m: binding.method,
+    t: binding.target,
+    pd: paramsDigestOnce(binding.params), // throws CanonicalJsonError for params we could never verify
+    pt: principalTag(key.bindingKey, binding.principal),
+    p: payload,
+  };
+  const bytes = encodeClaims(claims);
+  // Refuse before the envelope is built: emit nothing we would refuse on the way back in.
+  const length = tokenLength(c.mode, bytes.length);
+  if (length > c.maxBytes) {
+    throw new FrameworkError(
+      'OMC_STATE_TOO_LARGE',
+      `requestState would be ${length} bytes, over maxRequestStateBytes (${c.maxBytes}); keep less in ctx.state or raise the limit.`,
+    );
   }
+  return sealEnvelope(c.mode, key, bytes, c.random);
+}
 
-  return Object.freeze({ fingerprint: keyRing.fingerprint, encrypted: mode === 'aead', seal, open });
+async function openState(c: CodecSettings, token: unknown, binding: StateBinding): Promise<OpenedState> {
+  if (typeof token !== 'string') throw new StateRefusal('not_a_string', typeof token);
+  // The size cap comes first: nothing is decoded, hashed or decrypted for an oversize token.
+  if (token.length > c.maxBytes) throw new StateRefusal('oversize', `${token.length} > ${c.maxBytes}`);
+  const { key, claimsBytes } = openEnvelope(token, c.mode, c.keyRing);
+  const claims = decodeClaims(claimsBytes);
+  checkTimes(claims, c.now(), c.flowLifetimeMs);
+  if (claims.aud !== c.audience) throw new StateRefusal('audience');
+  checkBinding(claims, binding, key.bindingKey);
+  if (c.singleUse !== undefined && !(await c.singleUse.claim(claims.jti, claims.exp))) {
+    throw new StateRefusal('replayed');
+  }
+  return { payload: claims.p, flowStartedAt: claims.fst };
 }
