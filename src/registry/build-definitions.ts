@@ -62,7 +62,7 @@ function forOwner<T>(owner: string, build: () => T): T {
   try {
     return build();
   } catch (e) {
-    if (e instanceof FrameworkError && !e.detail.startsWith(`${owner}:`)) throw new FrameworkError(e.code, `${owner}: ${e.detail}`);
+    if (e instanceof FrameworkError && !e.detail.startsWith(`${owner}:`)) throw new FrameworkError(e.code, `${owner}: ${e.detail}`, { cause: e });
     throw e;
   }
 }

@@ -18,7 +18,7 @@ export function declaredForms(owner: string, forms: unknown): ReadonlySet<Functi
       dtoToElicitationSchema(form);
       createDtoValidator(form as new () => object);
     } catch (error) {
-      if (error instanceof FrameworkError) throw new FrameworkError(error.code, `${owner}: form ${form.name}: ${error.detail}`);
+      if (error instanceof FrameworkError) throw new FrameworkError(error.code, `${owner}: form ${form.name}: ${error.detail}`, { cause: error });
       throw error;
     }
     set.add(form);

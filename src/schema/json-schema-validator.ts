@@ -62,6 +62,7 @@ export function compileJsonSchema(schema: JsonSchemaObject): (input: unknown) =>
     throw new FrameworkError(
       'OMC_SCHEMA_UNSUPPORTED',
       `the JSON Schema cannot be compiled: ${(error as Error).message}; fix the schema or describe the input with a DTO`,
+      { cause: error },
     );
   }
   const check = (input: unknown): JsonSchemaValidation =>
