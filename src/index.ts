@@ -77,6 +77,13 @@ export {
 } from './client/options';
 export { callInfo, type CallInfo } from './client/call-info';
 export { MaxInputRoundsError, MissingInputHandlerError, HttpStatusError } from './client/errors';
+export {
+  ServerError,
+  MethodNotFoundError,
+  HeaderMismatchError,
+  MissingCapabilityError,
+  UnsupportedVersionError,
+} from './client/server-errors';
 export { RequestTimeoutError } from './client/client-session';
 export { Subscription } from './client/subscription';
 export { applyElicitationDefaults } from './client/elicitation-defaults';

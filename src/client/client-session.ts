@@ -9,7 +9,8 @@ import { failure, success, type JsonObject, type JsonRpcNotification, type JsonR
 import { isLogLevel, type LogLevel } from '../protocol/meta';
 import type { ClientCapabilities, Implementation } from '../protocol/types';
 import { MODERN_VERSION, type Era } from '../protocol/versions';
-import { MissingInputHandlerError, protocolErrorOf } from './errors';
+import { MissingInputHandlerError } from './errors';
+import { serverErrorOf } from './server-errors';
 import { declaredCapabilities, answerInput } from './input-handlers';
 import { modernHeaders, withLegacyMeta, withModernMeta } from './envelope';
 import type { ContextClientOptions, ProgressCallback } from './options';
@@ -124,7 +125,7 @@ export class ClientSession {
         this.protocolVersion = retryVersion;
         return await this.exchange(method, params, o, false);
       }
-      throw protocolErrorOf(response.error, httpStatus);
+      throw serverErrorOf(response.error, httpStatus);
     } finally {
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onUserAbort);

@@ -1,7 +1,8 @@
-/** Client-side errors: typed so callers (and the test kit) can tell why a call stopped. */
+/**
+ * Client-side errors: typed so callers (and the test kit) can tell why a call stopped. The errors
+ * a server answers with are in server-errors.ts.
+ */
 import { FrameworkError } from '../errors/framework-error';
-import { ProtocolError } from '../errors/protocol-error';
-import type { JsonRpcErrorObject } from '../protocol/jsonrpc';
 
 /** A call still asked for input after `maxInputRounds` answered rounds. */
 export class MaxInputRoundsError extends FrameworkError {
@@ -40,10 +41,6 @@ export class HttpStatusError extends FrameworkError {
   ) {
     super('OMC_TRANSPORT', `HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ''}`);
   }
-}
-
-export function protocolErrorOf(error: JsonRpcErrorObject, httpStatus?: number): ProtocolError {
-  return new ProtocolError(error.code, error.message, error.data, httpStatus);
 }
 
 export function transportError(message: string): FrameworkError {

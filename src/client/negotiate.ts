@@ -4,15 +4,13 @@
  */
 import { FrameworkError } from '../errors/framework-error';
 import { ProtocolError } from '../errors/protocol-error';
-import { ErrorCode } from '../protocol/error-codes';
 import type { JsonObject } from '../protocol/jsonrpc';
 import { Meta } from '../protocol/meta';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/versions';
 import { HttpStatusError } from './errors';
 import { RequestTimeoutError, type ClientSession } from './client-session';
+import { HeaderMismatchError, MethodNotFoundError, MissingCapabilityError, UnsupportedVersionError } from './server-errors';
 import type { ServerDescription } from './wire-types';
-
-const MODERN_ERRORS: readonly number[] = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion];
 
 export async function negotiate(session: ClientSession): Promise<ServerDescription> {
   const pinned = session.options.protocolVersion;
@@ -44,14 +42,15 @@ async function probeModern(session: ClientSession, pinned: boolean): Promise<Pro
       if (e instanceof ProtocolError || e instanceof HttpStatusError) return { modern: true, description: emptyModern(session) };
       throw e;
     }
+    if (e instanceof UnsupportedVersionError) {
+      const legacy = LEGACY_VERSIONS.find((v) => e.supported.includes(v));
+      if (legacy) return { modern: false, legacyVersion: legacy };
+      throw e;
+    }
     if (e instanceof ProtocolError) {
-      if (e.code === ErrorCode.UnsupportedProtocolVersion) {
-        const supported = (e.data as { supported?: unknown } | undefined)?.supported;
-        const legacy = Array.isArray(supported) ? LEGACY_VERSIONS.find((v) => supported.includes(v)) : undefined;
-        if (legacy) return { modern: false, legacyVersion: legacy };
-        throw e;
-      }
-      const recognised = MODERN_ERRORS.includes(e.code) || (http && e.code === ErrorCode.MethodNotFound && e.httpStatus === 404);
+      // Errors only a 2026 server sends; a 404 method-not-found is 2026 HTTP's answer to an unknown method.
+      const recognised =
+        e instanceof HeaderMismatchError || e instanceof MissingCapabilityError || (http && e instanceof MethodNotFoundError && e.httpStatus === 404);
       return recognised ? { modern: true, description: emptyModern(session) } : { modern: false };
     }
     if (e instanceof HttpStatusError && e.status >= 400 && e.status < 500) return { modern: false };

@@ -1,19 +1,19 @@
 import { ErrorCode } from '../protocol/error-codes';
 
-/** An error that crosses the wire as a JSON-RPC error object. */
+/**
+ * An error that crosses the wire as a JSON-RPC error object (`code`, `message`, `data`). It knows
+ * nothing of HTTP: the HTTP transport maps the status from the code (protocol/http-status.ts).
+ */
 export class ProtocolError extends Error {
   override readonly name = 'ProtocolError';
   constructor(
     readonly code: number,
     message: string,
     readonly data?: unknown,
-    /**
-     * On the server, an override of the status the code maps to (only the missing 2026 envelope,
-     * -32602 as 400, needs one); on the client, the status the error arrived with.
-     */
-    readonly httpStatus?: number,
+    /** `cause`: the error this one wraps (kept on `error.cause`, never sent). */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 
   toJSON(): { code: number; message: string; data?: unknown } {
@@ -22,8 +22,8 @@ export class ProtocolError extends Error {
       : { code: this.code, message: this.message, data: this.data };
   }
 
-  static invalidParams(message: string, data?: unknown, httpStatus?: number): ProtocolError {
-    return new ProtocolError(ErrorCode.InvalidParams, message, data, httpStatus);
+  static invalidParams(message: string, data?: unknown): ProtocolError {
+    return new ProtocolError(ErrorCode.InvalidParams, message, data);
   }
   static methodNotFound(method: string): ProtocolError {
     return new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);

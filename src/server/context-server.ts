@@ -7,6 +7,7 @@ import { ErrorCode } from '../protocol/error-codes';
 import { failure, success, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc';
 import { httpStatusOfError } from '../protocol/http-status';
 import { isLogLevel, Meta } from '../protocol/meta';
+import { checkEnvelope } from '../protocol/modern-envelope';
 import type { Era } from '../protocol/versions';
 import type { CacheHints } from '../metadata/options';
 import type { Outcome } from './ask-engine';
@@ -83,7 +84,10 @@ export class ContextServer {
   /** A 2026-07-28 request: envelope validated, result carries resultType, serverInfo and cache hints. */
   async handleModern(req: JsonRpcRequest, io: RequestIO): Promise<Reply> {
     try {
-      const scope = readModernEnvelope(req.params);
+      const envelope = checkEnvelope(req.params);
+      // A missing envelope field is -32602, whose status is otherwise 200: over HTTP this one is 400.
+      if (envelope.kind === 'missing') return { message: failure(req.id, ErrorCode.InvalidParams, envelope.message), status: 400 };
+      const scope = readModernEnvelope(req.params, envelope);
       const handler = req.method === 'server/discover' ? async () => discover(this.core) : this.shared.get(req.method);
       if (!handler) throw ProtocolError.methodNotFound(req.method);
       const produced = await handler(req, scope, io);
@@ -183,11 +187,10 @@ export class ContextServer {
     return {};
   }
 
-  /** The status follows the code (whoever raised it); only the 2026 envelope error overrides it. */
+  /** The status follows the code, whoever raised it. */
   private errorReply(req: JsonRpcRequest, e: unknown, era: Era): Reply {
     if (e instanceof ProtocolError) {
-      const status = era === 'modern' ? (e.httpStatus ?? httpStatusOfError(e.code, era)) : httpStatusOfError(e.code, era);
-      return { message: failure(req.id, e.code, e.message, e.data), status };
+      return { message: failure(req.id, e.code, e.message, e.data), status: httpStatusOfError(e.code, era) };
     }
     this.core.logger.error(`internal error in ${req.method}`, thrownDetail(e));
     return { message: failure(req.id, -32603, 'Internal error'), status: 200 };

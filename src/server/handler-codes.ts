@@ -32,7 +32,7 @@ export function vetHandlerError(e: ProtocolError, where: { era: Era; protocolVer
       return e;
     case ErrorCode.ResourceNotFound:
       // Replaced by -32602 on 2026-07-28, which must not send -32002.
-      return where.era === 'modern' ? new ProtocolError(ErrorCode.InvalidParams, e.message, e.data, e.httpStatus) : e;
+      return where.era === 'modern' ? new ProtocolError(ErrorCode.InvalidParams, e.message, e.data, { cause: e }) : e;
     case ErrorCode.UrlElicitationRequired:
       if (where.protocolVersion === '2025-11-25' && hasUrlElicitations(e.data)) return e;
       break;

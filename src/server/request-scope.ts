@@ -1,6 +1,7 @@
 /** What a request knows about its client and revision, whichever era it came in on. */
 import { ProtocolError } from '../errors/protocol-error';
 import type { JsonObject } from '../protocol/jsonrpc';
+import { checkEnvelope, type EnvelopeCheck } from '../protocol/modern-envelope';
 import { isLogLevel, Meta, type LogLevel } from '../protocol/meta';
 import type { ClientCapabilities, Implementation } from '../protocol/types';
 import { MODERN_SUPPORTED, MODERN_VERSION, type Era } from '../protocol/versions';
@@ -19,10 +20,6 @@ function isRecord(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function missing(what: string): ProtocolError {
-  return ProtocolError.invalidParams(`Invalid request metadata: ${what}`, undefined, 400);
-}
-
 export function progressTokenOf(params: JsonObject | undefined): string | number | undefined {
   const meta = params?._meta;
   if (!isRecord(meta)) return undefined;
@@ -30,21 +27,21 @@ export function progressTokenOf(params: JsonObject | undefined): string | number
   return typeof t === 'string' || (typeof t === 'number' && Number.isFinite(t)) ? t : undefined;
 }
 
-/** Validates the 2026-07-28 `_meta` envelope (digest §1.1): missing fields → -32602/400, bad version → -32022/400. */
-export function readModernEnvelope(params: JsonObject | undefined): RequestScope {
-  const meta = params?._meta;
-  if (!isRecord(meta)) throw missing('params._meta is required');
-  const version = meta[Meta.protocolVersion];
-  if (typeof version !== 'string') throw missing(`_meta["${Meta.protocolVersion}"] is required`);
-  if (version !== MODERN_VERSION) throw ProtocolError.unsupportedVersion(MODERN_SUPPORTED, version);
+/**
+ * Validates the 2026-07-28 `_meta` envelope (digest §1.1): a missing field → -32602, a bad version
+ * → -32022. `envelope`: the check when the caller already made it.
+ */
+export function readModernEnvelope(params: JsonObject | undefined, envelope: EnvelopeCheck = checkEnvelope(params)): RequestScope {
+  if (envelope.kind === 'missing') throw ProtocolError.invalidParams(envelope.message);
+  if (envelope.kind === 'unsupported') throw ProtocolError.unsupportedVersion(MODERN_SUPPORTED, envelope.version);
+  const meta = envelope.meta;
   const caps = meta[Meta.clientCapabilities];
-  if (!isRecord(caps)) throw missing(`_meta["${Meta.clientCapabilities}"] is required (use {} for none)`);
   const info = meta[Meta.clientInfo];
   const level = meta[Meta.logLevel];
   if (level !== undefined && !isLogLevel(level)) throw ProtocolError.invalidParams(`Invalid log level ${JSON.stringify(level)}`);
   return {
     era: 'modern',
-    protocolVersion: version,
+    protocolVersion: MODERN_VERSION,
     clientCapabilities: caps as ClientCapabilities,
     clientInfo: isRecord(info) ? (info as unknown as Implementation) : undefined,
     logLevel: level as LogLevel | undefined,

@@ -5,10 +5,11 @@ test('src/index.ts exports exactly these runtime values', () => {
   expect(Object.keys(api).sort()).toEqual([
     'BOTH_ERAS', 'ClientInfoOptions', 'Complete', 'Context', 'ContextClient', 'ContextClientOptions',
     'ContextServerModule', 'ContextServerOptions', 'CorsOptions', 'Effect', 'ErrorCode', 'Field', 'FrameworkError',
-    'HttpOptions', 'HttpStatusError', 'InMemoryEventStore', 'InputRequests', 'InputRequired', 'InvalidParamsError', 'LEGACY_VERSIONS', 'MODERN_VERSION',
-    'MaxInputRoundsError', 'McpApplication', 'MemoryClient', 'MemoryFlowStore', 'MissingInputHandlerError', 'NotFoundError', 'PRINCIPAL', 'Prompt',
-    'ProtocolError', 'RequestTimeoutError', 'Resource', 'ResourceTemplate', 'SERVER_OPTIONS', 'StateBag',
-    'Subscription', 'TestClient', 'Tool', 'applyElicitationDefaults', 'bothEras', 'callInfo', 'closeSseStream',
+    'HeaderMismatchError', 'HttpOptions', 'HttpStatusError', 'InMemoryEventStore', 'InputRequests', 'InputRequired', 'InvalidParamsError', 'LEGACY_VERSIONS', 'MODERN_VERSION',
+    'MaxInputRoundsError', 'McpApplication', 'MemoryClient', 'MemoryFlowStore', 'MethodNotFoundError', 'MissingCapabilityError',
+    'MissingInputHandlerError', 'NotFoundError', 'PRINCIPAL', 'Prompt',
+    'ProtocolError', 'RequestTimeoutError', 'Resource', 'ResourceTemplate', 'SERVER_OPTIONS', 'ServerError', 'StateBag',
+    'Subscription', 'TestClient', 'Tool', 'UnsupportedVersionError', 'applyElicitationDefaults', 'bothEras', 'callInfo', 'closeSseStream',
     'connectTestClient', 'container', 'createFetchHandler', 'createNodeHandler', 'defineModule', 'forEachEra',
     'inject', 'injectable', 'serveHttp', 'serveStdio', 'singleton',
   ]);

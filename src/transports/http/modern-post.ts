@@ -3,13 +3,15 @@
  * stream before the reply is cancellation: the handler's signal aborts and nothing more is written.
  */
 import { ProtocolError } from '../../errors/protocol-error';
+import { ErrorCode } from '../../protocol/error-codes';
 import { httpStatusOfError } from '../../protocol/http-status';
 import { failure, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc';
+import { checkEnvelope } from '../../protocol/modern-envelope';
 import type { EndpointContext, Exchange } from './endpoint-context';
 import type { HeaderBag, ResponseSink } from './http-exchange';
 import { checkModernHeaders } from './modern-headers';
 import { ReplyStream } from './reply-stream';
-import { sendJson } from './responses';
+import { sendError, sendJson } from './responses';
 import { SSE_HEADERS, SseWriter } from './sse-writer';
 import { thrownDetail } from '../../server/server-logger';
 
@@ -44,6 +46,9 @@ export async function modernRequest(ctx: EndpointContext, req: JsonRpcRequest, h
 
 /** `subscriptions/listen`: an SSE stream that opens with the ack and ends with the final result. */
 function listen(ctx: EndpointContext, req: JsonRpcRequest, res: ResponseSink, ex: Exchange): void {
+  // A missing envelope field is -32602, whose status is otherwise 200: over HTTP this one is 400.
+  const envelope = checkEnvelope(req.params);
+  if (envelope.kind === 'missing') return sendError(res, 400, req.id, ErrorCode.InvalidParams, envelope.message, ex.responseHeaders);
   let sse: SseWriter | undefined;
   let subscription;
   try {
@@ -51,8 +56,7 @@ function listen(ctx: EndpointContext, req: JsonRpcRequest, res: ResponseSink, ex
   } catch (e) {
     if (!(e instanceof ProtocolError)) ctx.logger.error('internal error in subscriptions/listen', thrownDetail(e));
     const err = e instanceof ProtocolError ? e : ProtocolError.internal();
-    const status = err.httpStatus ?? httpStatusOfError(err.code, 'modern');
-    return sendJson(res, status, failure(req.id, err.code, err.message, err.data), ex.responseHeaders);
+    return sendJson(res, httpStatusOfError(err.code, 'modern'), failure(req.id, err.code, err.message, err.data), ex.responseHeaders);
   }
   const sub = subscription;
   sse = new SseWriter(res.openStream(200, { ...SSE_HEADERS, ...ex.responseHeaders }), ctx.options.sseKeepAliveMs);

@@ -117,6 +117,15 @@ describe('header ladder (400 / -32020, id echoed)', () => {
   });
 });
 
+test('subscriptions/listen without _meta is 400/-32602 too', async () => {
+  const noMeta = await rawRequest(server.url, {
+    headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 22, method: 'subscriptions/listen', params: { notifications: {} } }),
+  });
+  expect(noMeta.status).toBe(400);
+  expect(noMeta.json()).toMatchObject({ id: 22, error: { code: -32602, message: expect.stringContaining('_meta') } });
+});
+
 test('status codes: unknown method 404/-32601, missing _meta 400/-32602, notification 202, response/batch 400', async () => {
   const unknown = await modernPost(server.url, 20, 'unknown/method');
   expect(unknown.status).toBe(404);
