@@ -1,4 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // Thin launcher: the CLI is compiled with the library into dist/cjs/cli.
-process.exitCode = require('../dist/cjs/cli/main.js').runCli(process.argv.slice(2));
+require('../dist/cjs/cli/main.js')
+  .runCli(process.argv.slice(2))
+  .then((code) => (process.exitCode = code), (error) => {
+    process.stderr.write(`${error && error.stack ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+  });

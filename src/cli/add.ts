@@ -1,4 +1,4 @@
-/** `onemodelcontext add tool|prompt|resource <Name>`: two new files and one line in src/app.ts. */
+/** `onemodelcontext add tool|prompt|resource|resource-template <Name>`: two new files and one line in src/app.ts. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { classNameProblem, namesFor, type Kind } from './names';

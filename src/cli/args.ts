@@ -1,89 +1,137 @@
-/** Command-line parsing with node:util parseArgs: argv in, one typed command (or a usage error) out. */
-import { parseArgs } from 'node:util';
+/** Command-line parsing with commander: argv in, one typed command (or a usage error) out; `--help` on every command. */
+import { Argument, Command as Program, CommanderError, Option } from 'commander';
 import { KINDS, type Kind } from './names';
 
 export type Transport = 'stdio' | 'http';
+const TRANSPORTS: readonly Transport[] = ['stdio', 'http'];
+
+export interface CreateCommand {
+  command: 'create';
+  dir: string;
+  transport: Transport;
+  force: boolean;
+  /** npm package name; defaults to one derived from the folder name. */
+  name?: string;
+  /** A tarball or folder of onemodelcontext to depend on instead of the published package. */
+  from?: string;
+  /** Run `npm install` in the new project (default on; `--no-install` skips it). */
+  install: boolean;
+}
+
+export interface DevCommand {
+  command: 'dev';
+  cwd?: string;
+  /** The compiled entry to run, relative to the project. */
+  entry: string;
+  tsconfig: string;
+}
+
+export interface InspectCommand {
+  command: 'inspect';
+  cwd?: string;
+  /** Inspect a running HTTP server at this URL instead of spawning the stdio entry. */
+  url?: string;
+  entry: string;
+  /** Print the command instead of running it. */
+  print: boolean;
+}
 
 export type Command =
-  | { command: 'help' }
-  | { command: 'version' }
-  | { command: 'create'; dir: string; transport: Transport; force: boolean; name?: string }
-  | { command: 'add'; kind: Kind; name: string; cwd?: string };
+  | { command: 'help'; text: string }
+  | { command: 'version'; text: string }
+  | CreateCommand
+  | { command: 'add'; kind: Kind; name: string; cwd?: string }
+  | DevCommand
+  | InspectCommand;
 
-/** A mistake on the command line: printed with the usage text, exit code 2. */
+/** A mistake on the command line: printed with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const USAGE = `Usage:
-  onemodelcontext create <dir> [--transport stdio|http] [--name <package>] [--force]
-  onemodelcontext add tool|prompt|resource <Name> [--cwd <project>]
-  onemodelcontext --help | --version
+export const DEFAULT_ENTRY = 'dist/main.js';
 
-create   scaffolds a new MCP server project in <dir> (must be empty unless --force)
-add      writes src/<name>.<kind>.ts and its test, and registers the class in src/app.ts
-`;
-
-export function parseCommand(argv: readonly string[]): Command {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        transport: { type: 'string', short: 't' },
-        force: { type: 'boolean', short: 'f' },
-        name: { type: 'string', short: 'n' },
-        cwd: { type: 'string' },
-      },
+function buildProgram(version: string, output: { text: string }, found: (command: Command) => void): Program {
+  const program = new Program('onemodelcontext')
+    .description('Scaffold, grow, run and inspect MCP servers built with onemodelcontext.')
+    .version(version, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show help (also: onemodelcontext <command> --help)')
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => void (output.text += text),
+      writeErr: (text) => void (output.text += text),
+      outputError: () => undefined,
     });
+
+  program
+    .command('create')
+    .description('scaffold a new MCP server project in <dir> (must be empty unless --force), then install it')
+    .argument('<dir>', 'folder to create the project in')
+    .addOption(new Option('-t, --transport <transport>', 'how the server is reached').choices(TRANSPORTS).default('stdio'))
+    .option('-n, --name <package>', 'npm package name (default: from the folder name)')
+    .option('-f, --force', 'write into a non-empty folder, replacing files with the same names', false)
+    .option('--from <tarball|folder>', 'depend on this onemodelcontext build (a .tgz from npm pack, or a checkout) instead of the registry')
+    .option('--no-install', 'do not run npm install')
+    .action((dir: string, o: { transport: Transport; name?: string; force: boolean; from?: string; install: boolean }) => {
+      found({
+        command: 'create', dir, transport: o.transport, force: o.force, install: o.install,
+        ...(o.name === undefined ? {} : { name: o.name }),
+        ...(o.from === undefined ? {} : { from: o.from }),
+      });
+    });
+
+  program
+    .command('add')
+    .description('write src/<name>.<kind>.ts and its test, and register the class in src/app.ts')
+    .addArgument(new Argument('<kind>', 'what to add').choices(KINDS))
+    .argument('<Name>', 'PascalCase name, e.g. Weather')
+    .option('--cwd <project>', 'the project folder (default: the current folder)')
+    .action((kind: Kind, name: string, o: { cwd?: string }) => {
+      found({ command: 'add', kind, name, ...(o.cwd === undefined ? {} : { cwd: o.cwd }) });
+    });
+
+  program
+    .command('dev')
+    .description('rebuild with tsc on every change under src/ (decorator metadata kept), restart the server, print where it listens')
+    .option('--cwd <project>', 'the project folder (default: the current folder)')
+    .option('--entry <file>', 'the compiled entry to run', DEFAULT_ENTRY)
+    .option('-p, --tsconfig <file>', 'the tsconfig that builds the entry', 'tsconfig.build.json')
+    .action((o: { cwd?: string; entry: string; tsconfig: string }) => {
+      found({ command: 'dev', entry: o.entry, tsconfig: o.tsconfig, ...(o.cwd === undefined ? {} : { cwd: o.cwd }) });
+    });
+
+  program
+    .command('inspect')
+    .description('open the MCP Inspector (npx @modelcontextprotocol/inspector) on the app: over stdio by default, or on a running HTTP server with --url')
+    .option('--cwd <project>', 'the project folder (default: the current folder)')
+    .option('--url <url>', 'a running server\'s Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp')
+    .option('--entry <file>', 'the compiled stdio entry the Inspector starts', DEFAULT_ENTRY)
+    .option('--print', 'print the command instead of running it', false)
+    .action((o: { cwd?: string; url?: string; entry: string; print: boolean }) => {
+      found({
+        command: 'inspect', entry: o.entry, print: o.print,
+        ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
+        ...(o.url === undefined ? {} : { url: o.url }),
+      });
+    });
+
+  return program;
+}
+
+export function parseCommand(argv: readonly string[], version = '0.0.0'): Command {
+  const output = { text: '' };
+  let command: Command | undefined;
+  const program = buildProgram(version, output, (c) => (command = c));
+  if (argv.length === 0) return { command: 'help', text: program.helpInformation() };
+  try {
+    program.parse([...argv], { from: 'user' });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.code === 'commander.version') return { command: 'version', text: output.text.trimEnd() };
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help') return { command: 'help', text: output.text };
+    throw new UsageError(error.message.replace(/^error: /, ''));
   }
-  const { values, positionals } = parsed;
-  if (values.help) return { command: 'help' };
-  if (values.version) return { command: 'version' };
-
-  const [command, ...rest] = positionals;
-  switch (command) {
-    case undefined:
-    case 'help':
-      return { command: 'help' };
-    case 'create':
-      return parseCreate(rest, values);
-    case 'add':
-      return parseAdd(rest, values);
-    default:
-      throw new UsageError(`Unknown command "${command}".`);
-  }
-}
-
-type Values = { transport?: string; force?: boolean; name?: string; cwd?: string };
-
-function parseCreate(rest: string[], values: Values): Command {
-  if (values.cwd !== undefined) throw new UsageError('--cwd belongs to `add`; for `create` give the folder as <dir>.');
-  if (rest.length !== 1) throw new UsageError('create needs exactly one folder: onemodelcontext create <dir>');
-  const transport = values.transport ?? 'stdio';
-  if (transport !== 'stdio' && transport !== 'http') {
-    throw new UsageError(`--transport must be stdio or http (got "${transport}").`);
-  }
-  const command: Command = { command: 'create', dir: rest[0]!, transport, force: values.force === true };
-  return values.name === undefined ? command : { ...command, name: values.name };
-}
-
-function parseAdd(rest: string[], values: Values): Command {
-  for (const flag of ['transport', 'force', 'name'] as const) {
-    if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to \`create\`, not \`add\`.`);
-  }
-  const [kind, name, ...extra] = rest;
-  if (!kind || !(KINDS as readonly string[]).includes(kind)) {
-    throw new UsageError(`add needs what to add: ${KINDS.join(', ')} (e.g. onemodelcontext add tool Weather).`);
-  }
-  if (!name) throw new UsageError(`add ${kind} needs a PascalCase name (e.g. onemodelcontext add ${kind} Weather).`);
-  if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}`);
-  const command: Command = { command: 'add', kind: kind as Kind, name };
-  return values.cwd === undefined ? command : { ...command, cwd: values.cwd };
+  if (!command) throw new UsageError('No command given.');
+  return command;
 }

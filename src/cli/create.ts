@@ -1,22 +1,18 @@
 /** `onemodelcontext create <dir>`: a runnable, tested MCP server project. */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import type { Transport } from './args';
+import type { CreateCommand, Transport } from './args';
 import { addComponent } from './add';
+import { checkFrom, vendorPackage } from './from-package';
 import { packageNameFromFolder, packageNameProblem } from './names';
 import { CliError, type Output } from './output';
 import { ownPackage, templatesDir, type OwnPackage } from './package-root';
 import { renderFile } from './render';
+import { NPM, runStep } from './run-step';
 
-export interface CreateRequest {
-  dir: string;
-  transport: Transport;
-  force: boolean;
-  /** npm package name; defaults to one derived from the folder name. */
-  name?: string;
-}
+export type CreateRequest = Omit<CreateCommand, 'command'>;
 
-/** The first tool every new project gets (a DTO and a `ctx.confirm`). */
+/** The asking tool every new project gets (a DTO and a `ctx.confirm`); app.ts starts with the plain EchoTool. */
 export const FIRST_TOOL = 'Hello';
 
 /** Template → file in the new project. `.gitignore` is stored without its dot because npm pack drops it. */
@@ -29,12 +25,13 @@ const PROJECT_FILES: ReadonlyArray<{ template: string; file: string }> = [
   { template: 'src/app.ts.tmpl', file: 'src/app.ts' },
 ];
 
-export function createProject(request: CreateRequest, out: Output, pkg: OwnPackage = ownPackage()): string {
+export async function createProject(request: CreateRequest, out: Output, pkg: OwnPackage = ownPackage()): Promise<string> {
   const dir = resolve(request.dir);
   const packageName = request.name ?? packageNameFromFolder(basename(dir));
   const problem = packageNameProblem(packageName);
   if (problem) throw new CliError(`Invalid package name "${packageName}": ${problem}. Pass --name <package> to choose one.`);
   assertUsableFolder(dir, request.force);
+  const from = request.from === undefined ? undefined : checkFrom(request.from);
 
   out.info(`Creating ${packageName} in ${dir} (${request.transport})`);
   mkdirSync(join(dir, 'src'), { recursive: true });
@@ -44,20 +41,27 @@ export function createProject(request: CreateRequest, out: Output, pkg: OwnPacka
     out.info(`  create ${file}`);
   };
 
-  write('package.json', `${JSON.stringify(projectPackageJson(packageName, request.transport, pkg), null, 2)}\n`);
+  const framework = from ? await vendorPackage(from, dir, out) : `^${pkg.version}`;
+  write('package.json', `${JSON.stringify(projectPackageJson(packageName, request.transport, pkg, framework), null, 2)}\n`);
   const values = { packageName, transportLine: request.transport === 'http' ? 'Streamable HTTP on http://127.0.0.1:3000/mcp' : 'stdio' };
   const templates = join(templatesDir(pkg), 'project');
   for (const { template, file } of PROJECT_FILES) write(file, renderFile(join(templates, template), values));
   write('src/main.ts', renderFile(join(templates, 'src', `main.${request.transport}.ts.tmpl`), values));
+  write('src/echo.tool.ts', renderFile(join(templates, 'src', 'echo.tool.ts.tmpl'), values));
+  write('test/echo.tool.test.ts', renderFile(join(templates, 'test', 'echo.tool.test.ts.tmpl'), values));
   addComponent({ kind: 'tool', name: FIRST_TOOL, projectDir: dir, overwrite: request.force }, out);
+  if (request.install) {
+    await runStep({ label: 'installing dependencies (npm install)', command: NPM, args: ['install', '--no-audit', '--no-fund'], cwd: dir }, out);
+  }
 
   const cd = relative(process.cwd(), dir) || '.';
   out.info('');
   out.info('Done. Next:');
   out.info(`  cd ${cd.includes(' ') ? JSON.stringify(cd) : cd}`);
-  out.info('  npm install');
+  if (!request.install) out.info('  npm install');
   out.info('  npm test      # the generated tests, both protocol eras');
-  out.info('  npm start     # build and serve');
+  out.info('  npm run dev   # rebuild and restart on every change');
+  out.info('  npm run inspect   # try it in the MCP Inspector');
   return dir;
 }
 
@@ -76,7 +80,7 @@ function assertUsableFolder(dir: string, force: boolean): void {
 }
 
 /** The generated package.json: our exact tool versions, so the project builds like ours does. */
-export function projectPackageJson(name: string, transport: Transport, pkg: OwnPackage): Record<string, unknown> {
+export function projectPackageJson(name: string, transport: Transport, pkg: OwnPackage, framework = `^${pkg.version}`): Record<string, unknown> {
   const ours = (table: Record<string, string>, dep: string) => {
     const version = table[dep];
     if (!version) throw new Error(`onemodelcontext's package.json does not list ${dep}; the scaffolder needs its version.`);
@@ -91,11 +95,13 @@ export function projectPackageJson(name: string, transport: Transport, pkg: OwnP
     scripts: {
       build: 'tsc -p tsconfig.build.json',
       start: 'npm run build && node dist/main.js',
+      dev: 'onemodelcontext dev',
+      inspect: transport === 'http' ? 'onemodelcontext inspect --url http://127.0.0.1:3000/mcp' : 'npm run build && onemodelcontext inspect',
       test: 'jest',
       typecheck: 'tsc --noEmit',
     },
     dependencies: {
-      onemodelcontext: `^${pkg.version}`,
+      onemodelcontext: framework,
       'reflect-metadata': ours(pkg.dependencies, 'reflect-metadata'),
       // Same version as the framework's, so both share one metadata store for the DTO decorators.
       'class-validator': ours(pkg.dependencies, 'class-validator'),

@@ -1,32 +1,37 @@
 /** The CLI entry: parse, dispatch, map failures to exit codes (0 ok, 1 user error, 2 usage). */
 import { resolve } from 'node:path';
 import { addComponent } from './add';
-import { parseCommand, UsageError, USAGE } from './args';
+import { parseCommand, UsageError } from './args';
 import { createProject } from './create';
+import { runDev } from './dev';
+import { runInspector } from './inspect';
 import { CliError, consoleOutput, type Output } from './output';
 import { ownPackage } from './package-root';
 
-export function runCli(argv: readonly string[], out: Output = consoleOutput): number {
+export async function runCli(argv: readonly string[], out: Output = consoleOutput): Promise<number> {
   try {
-    const command = parseCommand(argv);
+    const command = parseCommand(argv, ownPackage().version);
     switch (command.command) {
       case 'help':
-        out.info(USAGE.trimEnd());
-        return 0;
       case 'version':
-        out.info(ownPackage().version);
+        out.info(command.text.trimEnd());
         return 0;
       case 'create':
-        createProject(command, out);
+        await createProject(command, out);
         return 0;
       case 'add':
         addComponent({ kind: command.kind, name: command.name, projectDir: resolve(command.cwd ?? '.') }, out);
         return 0;
+      case 'dev':
+        // stdout may be the server's MCP channel (stdio): everything dev says goes to stderr.
+        return await runDev(command, resolve(command.cwd ?? '.'), { info: out.error, error: out.error });
+      case 'inspect':
+        return await runInspector(command, resolve(command.cwd ?? '.'), out);
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      out.error(`error: ${error.message}\n`);
-      out.error(USAGE.trimEnd());
+      out.error(`error: ${error.message}`);
+      out.error('Run `onemodelcontext --help` (or `onemodelcontext <command> --help`) for usage.');
       return 2;
     }
     if (error instanceof CliError) {

@@ -1,7 +1,7 @@
 /** Name rules for the scaffolder: npm package names, class names, and the file/tool names derived from them. */
 
-export type Kind = 'tool' | 'prompt' | 'resource';
-export const KINDS: readonly Kind[] = ['tool', 'prompt', 'resource'];
+export type Kind = 'tool' | 'prompt' | 'resource' | 'resource-template';
+export const KINDS: readonly Kind[] = ['tool', 'prompt', 'resource', 'resource-template'];
 
 /** npm's rules for a new package name (lowercase, URL-safe, optional scope, at most 214 characters). */
 export function packageNameProblem(name: string): string | undefined {
@@ -34,7 +34,7 @@ export function classNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-const SUFFIX: Record<Kind, string> = { tool: 'Tool', prompt: 'Prompt', resource: 'Resource' };
+const SUFFIX: Record<Kind, string> = { tool: 'Tool', prompt: 'Prompt', resource: 'Resource', 'resource-template': 'ResourceTemplate' };
 
 /** Every spelling a generated file needs, from one PascalCase name. */
 export interface Names {
@@ -46,7 +46,7 @@ export interface Names {
   kebab: string;
   /** `weather`: the MCP tool/prompt/resource name. */
   snake: string;
-  /** `weather.tool`: the module name, without `.ts`. */
+  /** `weather.tool` (`weather.resource-template`): the module name, without `.ts`. */
   moduleName: string;
 }
 

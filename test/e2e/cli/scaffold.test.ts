@@ -1,8 +1,8 @@
 /**
- * The whole user path, for real: build and pack this package, scaffold a project with the CLI,
- * install the tarball and the template's dev dependencies, type-check, run the generated tests,
- * `onemodelcontext add tool Weather` through the installed bin, run the tests again, and talk to
- * the built server over stdio. Slow (npm install): minutes, not seconds.
+ * The whole user path, for real: pack this package, scaffold a project with `create --from <tarball>`
+ * (which installs it), type-check, run the generated tests, `onemodelcontext add tool Weather` and
+ * `add resource-template Book` through the installed bin, run the tests again, and talk to the
+ * built server over stdio. Slow (npm install): minutes, not seconds.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -55,37 +55,41 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('create → install → tsc → jest → add tool Weather → jest → serve over stdio', async () => {
-  const created = run(process.execPath, [join(repo, 'bin', 'onemodelcontext.js'), 'create', project], work);
+test('create --from → tsc → jest → add tool, add resource-template → jest → serve over stdio', async () => {
+  // create installs by itself (the framework from the tarball, the rest from the registry), with progress lines.
+  const created = run(process.execPath, [join(repo, 'bin', 'onemodelcontext.js'), 'create', project, '--from', tarball], work);
   expect(created).toMatch(/create src\/hello\.tool\.ts/);
-
-  run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project);
+  expect(created).toMatch(/create vendor\/onemodelcontext-[\d.]+\.tgz/);
+  expect(created).toMatch(/installing dependencies \(npm install\)…[\s\S]*done installing dependencies/);
+  expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).dependencies.onemodelcontext).toMatch(/^file:vendor\//);
   run(npx, ['tsc', '--noEmit'], project);
-  expect(passedTests(project)).toEqual(expect.arrayContaining([expect.stringMatching(/^hello tool is listed/)]));
+  expect(passedTests(project)).toEqual(expect.arrayContaining([expect.stringMatching(/^hello tool is listed/), expect.stringMatching(/^echo tool sends the text back/)]));
 
   // The installed package's own bin, as a user would run it.
   const added = run(npx, ['onemodelcontext', 'add', 'tool', 'Weather'], project);
   expect(added).toMatch(/update src\/app\.ts \(WeatherTool added to providers\)/);
+  run(npx, ['onemodelcontext', 'add', 'resource-template', 'Book'], project);
   run(npx, ['tsc', '--noEmit'], project);
   const passed = passedTests(project);
   expect(passed).toEqual(expect.arrayContaining(['weather tool is listed with its input schema', 'hello tool is listed with its input schema']));
   expect(passed.filter((n) => n.startsWith('weather tool'))).toHaveLength(7);
   expect(passed).toContain('weather tool a client that cannot ask still gets an answer [2026-07-28]');
+  expect(passed.filter((n) => n.startsWith('book resource template'))).toHaveLength(4);
 
   run(npm, ['run', 'build'], project);
-  expect(await toolsOverStdio(join(project, 'dist', 'main.js'))).toEqual(['hello', 'weather']);
+  expect(await toolsOverStdio(join(project, 'dist', 'main.js'))).toEqual(['echo', 'hello', 'weather']);
 }, 8 * MINUTES);
 
 test('--transport http scaffolds a project that type-checks and serves', async () => {
   const httpProject = join(work, 'http-desk');
-  run(process.execPath, [join(repo, 'bin', 'onemodelcontext.js'), 'create', httpProject, '--transport', 'http'], work);
+  run(process.execPath, [join(repo, 'bin', 'onemodelcontext.js'), 'create', httpProject, '--transport', 'http', '--no-install'], work);
   // Reuse the first project's install; resolution walks up from http-desk/ through this symlink.
   symlinkSync(join(project, 'node_modules'), join(httpProject, 'node_modules'), 'dir');
   run(npx, ['tsc', '--noEmit'], httpProject);
   run(npx, ['tsc', '-p', 'tsconfig.build.json'], httpProject);
   expect(readdirSync(join(httpProject, 'dist'))).toContain('main.js');
   const tools = await toolsOverHttp(join(httpProject, 'dist', 'main.js'));
-  expect(tools).toEqual(['hello']);
+  expect(tools).toEqual(['echo', 'hello']);
 }, 3 * MINUTES);
 
 const modernMeta = {

@@ -2,31 +2,52 @@ import { parseCommand, UsageError } from '../../../src/cli/args';
 
 describe('parseCommand', () => {
   test.each([
-    [[], { command: 'help' }],
-    [['--help'], { command: 'help' }],
-    [['-h', 'create', 'x'], { command: 'help' }],
-    [['--version'], { command: 'version' }],
-    [['create', 'my-server'], { command: 'create', dir: 'my-server', transport: 'stdio', force: false }],
-    [['create', 'x', '--transport', 'http', '--force', '--name', '@me/x'], { command: 'create', dir: 'x', transport: 'http', force: true, name: '@me/x' }],
-    [['create', '--transport=http', 'x'], { command: 'create', dir: 'x', transport: 'http', force: false }],
+    [['create', 'my-server'], { command: 'create', dir: 'my-server', transport: 'stdio', force: false, install: true }],
+    [
+      ['create', 'x', '--transport', 'http', '--force', '--name', '@me/x', '--from', '../omc.tgz', '--no-install'],
+      { command: 'create', dir: 'x', transport: 'http', force: true, name: '@me/x', from: '../omc.tgz', install: false },
+    ],
+    [['create', '--transport=http', 'x'], { command: 'create', dir: 'x', transport: 'http', force: false, install: true }],
     [['add', 'tool', 'Weather'], { command: 'add', kind: 'tool', name: 'Weather' }],
     [['add', 'resource', 'Docs', '--cwd', 'proj'], { command: 'add', kind: 'resource', name: 'Docs', cwd: 'proj' }],
+    [['add', 'resource-template', 'Book'], { command: 'add', kind: 'resource-template', name: 'Book' }],
+    [['dev'], { command: 'dev', entry: 'dist/main.js', tsconfig: 'tsconfig.build.json' }],
+    [['dev', '--cwd', 'p', '--entry', 'out/server.js', '-p', 'tsconfig.json'], { command: 'dev', cwd: 'p', entry: 'out/server.js', tsconfig: 'tsconfig.json' }],
+    [['inspect'], { command: 'inspect', entry: 'dist/main.js', print: false }],
+    [['inspect', '--url', 'http://127.0.0.1:3000/mcp', '--print'], { command: 'inspect', entry: 'dist/main.js', print: true, url: 'http://127.0.0.1:3000/mcp' }],
   ])('%j', (argv, expected) => {
     expect(parseCommand(argv)).toEqual(expected);
   });
 
+  test.each([[[]], [['--help']], [['-h', 'create', 'x']], [['help']]])('%j prints the overview', (argv) => {
+    const command = parseCommand(argv);
+    expect(command).toEqual({ command: 'help', text: expect.stringMatching(/^Usage: onemodelcontext \[options\] \[command\]/) });
+    for (const name of ['create', 'add', 'dev', 'inspect']) expect(command.command === 'help' && command.text).toMatch(new RegExp(`^  ${name}`, 'm'));
+  });
+
+  test.each(['create', 'add', 'dev', 'inspect'])('%s has its own --help', (name) => {
+    for (const argv of [[name, '--help'], ['help', name]]) {
+      expect(parseCommand(argv)).toEqual({ command: 'help', text: expect.stringMatching(new RegExp(`^Usage: onemodelcontext ${name} \\[options\\]`)) });
+    }
+  });
+
+  test('--version prints the version it is given', () => {
+    expect(parseCommand(['--version'], '1.2.3')).toEqual({ command: 'version', text: '1.2.3' });
+  });
+
   test.each([
-    [['launch'], /Unknown command "launch"/],
-    [['create'], /exactly one folder/],
-    [['create', 'a', 'b'], /exactly one folder/],
-    [['create', 'a', '--transport', 'ws'], /--transport must be stdio or http/],
-    [['create', 'a', '--cwd', 'b'], /--cwd belongs to `add`/],
+    [['launch'], /unknown command 'launch'/],
+    [['creat', 'x'], /Did you mean create\?/],
+    [['create'], /missing required argument 'dir'/],
+    [['create', 'a', 'b'], /too many arguments for 'create'/],
+    [['create', 'a', '--transport', 'ws'], /Allowed choices are stdio, http/],
+    [['create', 'a', '--cwd', 'b'], /unknown option '--cwd'/],
     [['create', 'a', '--bogus'], /bogus/],
-    [['add'], /add needs what to add/],
-    [['add', 'widget', 'X'], /add needs what to add/],
-    [['add', 'tool'], /needs a PascalCase name/],
-    [['add', 'tool', 'A', 'B'], /Unexpected arguments: B/],
-    [['add', 'tool', 'A', '--force'], /--force belongs to `create`/],
+    [['add'], /missing required argument 'kind'/],
+    [['add', 'widget', 'X'], /Allowed choices are tool, prompt, resource, resource-template/],
+    [['add', 'tool'], /missing required argument 'Name'/],
+    [['add', 'tool', 'A', 'B'], /too many arguments for 'add'/],
+    [['add', 'tool', 'A', '--force'], /unknown option '--force'/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(UsageError);
     expect(() => parseCommand(argv)).toThrow(message);
