@@ -20,8 +20,9 @@ export type {
 // Application and configuration
 export { McpApplication, type ApplicationOptions } from './app/application';
 export type { Provider, ProviderObject } from './app/providers';
-export { ContextServerModule, defineModule, SERVER_OPTIONS, type ConfigModule } from './config/modules';
-export { ContextServerOptions, type ContextServerInit, type Authenticate, type AuthRequest } from './config/server-options';
+export { defineModule, type ConfigModule } from './config/modules';
+export { ContextServerModule, SERVER_OPTIONS } from './server/server-module';
+export { ContextServerOptions, type ContextServerInit, type Authenticate, type AuthRequest } from './server/server-options';
 
 // Context and asks
 export { Context, type ClientFeature } from './context/context';

@@ -4,8 +4,8 @@
  */
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { FrameworkError } from '../errors/framework-error';
-import { ContextServerModule, SERVER_OPTIONS } from '../config/modules';
-import type { ContextServerOptions } from '../config/server-options';
+import { ContextServerModule, SERVER_OPTIONS } from '../server/server-module';
+import type { ContextServerOptions } from '../server/server-options';
 import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
 import { Registry } from '../registry/registry';

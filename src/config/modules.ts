@@ -1,6 +1,5 @@
 /** Configuration modules: frozen, validated options registered under a token at bootstrap. */
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
-import { resolveServerOptions, type ContextServerInit, type ContextServerOptions } from './server-options';
 
 export interface ConfigModule<T = unknown> {
   readonly token: InjectionToken<T>;
@@ -14,13 +13,4 @@ export function defineModule<T extends object>(token: InjectionToken<T>, options
     options,
     register: (c: DependencyContainer) => void c.register(token, { useValue: options }),
   });
-}
-
-export const SERVER_OPTIONS: InjectionToken<ContextServerOptions> = Symbol.for('onemodelcontext:server-options');
-
-/** `ContextServerModule.configure({...})`: requestState sealing, asks, lists, auth. */
-export class ContextServerModule {
-  static configure(options: ContextServerInit = {}): ConfigModule<ContextServerOptions> {
-    return defineModule(SERVER_OPTIONS, resolveServerOptions(options));
-  }
 }

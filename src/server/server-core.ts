@@ -1,6 +1,6 @@
 /** The services every method handler shares. Built once by the application. */
 import type { Registry } from '../registry/registry';
-import type { ContextServerOptions } from '../config/server-options';
+import type { ContextServerOptions } from './server-options';
 import type { Implementation, ServerCapabilities } from '../protocol/types';
 import type { EngineDeps } from './ask-engine';
 import type { Invoker } from './invoker';

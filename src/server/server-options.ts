@@ -3,12 +3,12 @@ import { IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'cla
 import { Type } from 'class-transformer';
 import type { Principal } from '../context/principal';
 import { RequestStateOptions, requestStateProblems } from '../state/request-state-options';
-import { CacheHintOptions } from './cache-hint-options';
+import { CacheHintOptions } from '../config/cache-hint-options';
 import { DEFAULT_MAX_TRACKED_FLOWS } from '../state/memory-flow-store';
 import type { FlowStore } from '../state/flow-store';
-import { HasMethods, IsFunction } from './option-rules';
-import { validateOptions } from './validate-options';
-import type { ServerLogger } from '../server/server-logger';
+import { HasMethods, IsFunction } from '../config/option-rules';
+import { validateOptions } from '../config/validate-options';
+import type { ServerLogger } from './server-logger';
 
 export { CacheHintOptions };
 
