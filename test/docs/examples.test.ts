@@ -68,7 +68,6 @@ const runnable = generated.filter((g) => g.mode === 'run');
 
 test.each(runnable.map((g) => [where(g), g] as const))('%s runs', async (_, block) => {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const example = require(block.path) as { default: () => Promise<void> };
     await example.default();
   } catch (error) {

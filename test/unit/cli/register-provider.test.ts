@@ -40,7 +40,7 @@ describe('registerProvider', () => {
 
   test('nested brackets, strings and comments inside the array are skipped', () => {
     const tricky = `const x = { providers: [A, { provide: 'a]b', useValue: [1, 2] } /* ] */, \`\${[3]}\`] };\n`;
-    expect(registerProvider(tricky, edit)).toContain("/* ] */, `${[3]}`, WeatherTool] };");
+    expect(registerProvider(tricky, edit)).toContain('/* ] */, `${[3]}`, WeatherTool] };');
   });
 
   test('multi-line imports are recognised', () => {
