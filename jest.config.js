@@ -10,6 +10,7 @@ module.exports = {
   moduleNameMapper: {
     '^onemodelcontext$': '<rootDir>/src/index.ts',
     '^onemodelcontext/(express|fastify|fetch)$': '<rootDir>/src/adapters/$1.ts',
+    '^onemodelcontext/redis$': '<rootDir>/src/redis/index.ts',
   },
   testTimeout: 30000,
 };

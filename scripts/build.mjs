@@ -1,7 +1,7 @@
 // Builds the package: CommonJS + declarations with tsc, then thin ESM entries that re-export the
 // CommonJS build (one module instance, so decorator metadata and tsyringe tokens are shared).
 // Entries: the main one, and one subpath per framework adapter (`onemodelcontext/express`, …) so
-// the main entry's types import neither express nor fastify.
+// the main entry's types import neither express nor fastify; and `onemodelcontext/redis` (the shared stores).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +15,7 @@ const ENTRIES = [
   { esm: 'express', cjs: 'adapters/express' },
   { esm: 'fastify', cjs: 'adapters/fastify' },
   { esm: 'fetch', cjs: 'adapters/fetch' },
+  { esm: 'redis', cjs: 'redis/index' },
 ];
 mkdirSync('dist/esm', { recursive: true });
 let count = 0;

@@ -73,3 +73,18 @@ test('the subpaths load from CommonJS and ESM', () => {
   const esm = execFileSync(process.execPath, ['--input-type=module', '-e', "import 'reflect-metadata'; import {mcpExpress} from 'onemodelcontext/express'; import {createFetchHandler} from 'onemodelcontext/fetch'; import * as main from 'onemodelcontext'; console.log(typeof mcpExpress, typeof createFetchHandler, 'mcpExpress' in main)"], { cwd: app, encoding: 'utf8' });
   expect(esm.trim()).toBe('function function false');
 });
+
+test('the redis subpath: names redis when it is missing; with redis installed it compiles and loads from CommonJS and ESM', () => {
+  const source = `import { connectRedis, RedisFlowStore } from 'onemodelcontext/redis';\nvoid connectRedis; void RedisFlowStore;\n`;
+  expect(compile(source, 'node16')).toMatch(/Cannot find module 'redis'/);
+  for (const dep of ['redis', '@redis']) symlinkSync(join(repo, 'node_modules', dep), join(app, 'node_modules', dep), 'dir');
+  try {
+    expect(compile(source, 'node16')).toBe('');
+    const cjs = execFileSync(process.execPath, ['-e', "const r=require('onemodelcontext/redis');console.log(typeof r.connectRedis,typeof r.RedisFlowStore)"], { cwd: app, encoding: 'utf8' });
+    expect(cjs.trim()).toBe('function function');
+    const esm = execFileSync(process.execPath, ['--input-type=module', '-e', "import {connectRedis} from 'onemodelcontext/redis'; import * as main from 'onemodelcontext'; console.log(typeof connectRedis, 'connectRedis' in main)"], { cwd: app, encoding: 'utf8' });
+    expect(esm.trim()).toBe('function false');
+  } finally {
+    for (const dep of ['redis', '@redis']) rmSync(join(app, 'node_modules', dep), { force: true });
+  }
+});

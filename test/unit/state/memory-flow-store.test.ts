@@ -1,41 +1,13 @@
 /** The in-memory flow store: claims, records, completions, expiry, and its cap failing closed. */
 import { MemoryFlowStore } from '../../../src/state/memory-flow-store';
+import { flowStoreContract } from '../../helpers/contracts/flow-store';
 
 function store(max = 3) {
   const clock = { t: 1_000 };
   return { clock, s: new MemoryFlowStore(max, () => clock.t) };
 }
 
-test('one holder at a time; the completion is what later claims get', async () => {
-  const { s } = store();
-  expect(await s.claim('f', 'a', 5_000)).toEqual({ kind: 'claimed', onces: {} });
-  expect(await s.claim('f', 'b', 5_000)).toEqual({ kind: 'busy' });
-  await s.recordOnce('f', 'a', 'charge', { value: { id: 1 } }, 5_000);
-  await s.recordOnce('f', 'a', 'nothing', {}, 5_000);
-  await s.release('f', 'a');
-  expect(await s.claim('f', 'b', 5_000)).toEqual({ kind: 'claimed', onces: { charge: { value: { id: 1 } }, nothing: {} } });
-  await s.complete('f', 'b', { content: [{ type: 'text', text: 'done' }] }, 5_000);
-  expect(await s.claim('f', 'c', 5_000)).toEqual({ kind: 'completed', result: { content: [{ type: 'text', text: 'done' }] } });
-});
-
-test('only the holder writes; releasing someone else\'s claim does nothing', async () => {
-  const { s } = store();
-  await s.claim('f', 'a', 5_000);
-  await expect(s.recordOnce('f', 'b', 'k', {}, 5_000)).rejects.toThrow(/not held/);
-  await s.release('f', 'b');
-  expect(await s.claim('f', 'b', 5_000)).toEqual({ kind: 'busy' });
-});
-
-test('records are copies: mutating what was recorded or returned changes nothing stored', async () => {
-  const { s } = store();
-  const value = { n: 1 };
-  await s.claim('f', 'a', 5_000);
-  await s.recordOnce('f', 'a', 'k', { value }, 5_000);
-  value.n = 2;
-  await s.release('f', 'a');
-  const c = await s.claim('f', 'b', 5_000);
-  expect(c).toEqual({ kind: 'claimed', onces: { k: { value: { n: 1 } } } });
-});
+describe('the FlowStore contract', () => flowStoreContract(() => new MemoryFlowStore()));
 
 test('a flow is forgotten after its expiry, but never while held', async () => {
   const { s, clock } = store();

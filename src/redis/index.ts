@@ -1,0 +1,7 @@
+/**
+ * `onemodelcontext/redis`: shared stores for a fleet of instances. Not imported by the main entry;
+ * `redis` (node-redis) is an optional peer dependency, needed only by apps that import this.
+ */
+export { connectRedis, RedisConnection, REDIS_DEFAULTS, type RedisConnectOptions } from './connection';
+export { RedisUnavailableError } from './errors';
+export { RedisFlowStore } from './redis-flow-store';
