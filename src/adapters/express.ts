@@ -4,7 +4,7 @@
  * Type-only import: Express stays the user's dependency, not ours.
  */
 import type { NextFunction, Request, Response } from 'express';
-import type { McpApplication } from '../app/application';
+import type { EndpointHost } from '../server/server-endpoint';
 import { hostPolicy } from '../transports/http/host-guard';
 import { HttpEndpoint } from '../transports/http/http-endpoint';
 import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
@@ -12,9 +12,9 @@ import { nodeHandlerFor } from '../transports/http/node-handler';
 
 export type McpExpressMiddleware = ((req: Request, res: Response, next: NextFunction) => void) & { readonly endpoint: HttpEndpoint };
 
-export function mcpExpress(app: McpApplication, options: Partial<HttpOptions> = {}): McpExpressMiddleware {
+export function mcpExpress(app: EndpointHost, options: Partial<HttpOptions> = {}): McpExpressMiddleware {
   const opts = validateHttpOptions(options);
-  const endpoint = new HttpEndpoint(app, opts, hostPolicy(opts));
+  const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts));
   const handle = nodeHandlerFor(endpoint, { matchPath: false });
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
     if (req.path !== opts.path) return next();

@@ -4,7 +4,7 @@
  * apply; the reply is hijacked and written by the endpoint. Type-only import of Fastify.
  */
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { McpApplication } from '../app/application';
+import type { EndpointHost } from '../server/server-endpoint';
 import { hostPolicy } from '../transports/http/host-guard';
 import { HttpEndpoint } from '../transports/http/http-endpoint';
 import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
@@ -12,9 +12,9 @@ import { nodeHandlerFor } from '../transports/http/node-handler';
 
 export type McpFastifyPlugin = FastifyPluginAsync & { readonly endpoint: HttpEndpoint };
 
-export function mcpFastify(app: McpApplication, options: Partial<HttpOptions> = {}): McpFastifyPlugin {
+export function mcpFastify(app: EndpointHost, options: Partial<HttpOptions> = {}): McpFastifyPlugin {
   const opts = validateHttpOptions(options);
-  const endpoint = new HttpEndpoint(app, opts, hostPolicy(opts));
+  const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts));
   const handle = nodeHandlerFor(endpoint, { matchPath: false });
   const plugin = async (fastify: FastifyInstance): Promise<void> => {
     fastify.removeAllContentTypeParsers();

@@ -3,7 +3,7 @@
  * for Hono, Bun, Deno and edge runtimes. SSE answers are a ReadableStream; the client going away
  * (request signal, or the body stream cancelled) is cancellation, as on node:http.
  */
-import type { McpApplication } from '../app/application';
+import type { EndpointHost } from '../server/server-endpoint';
 import { decodeUtf8 } from '../transports/http/body-reader';
 import { hostPolicy } from '../transports/http/host-guard';
 import type { BodyRead, HttpRequestView, ResponseSink } from '../transports/http/http-exchange';
@@ -12,9 +12,9 @@ import { validateHttpOptions, type HttpOptions } from '../transports/http/http-o
 
 export type FetchHandler = ((request: Request) => Promise<Response>) & { readonly endpoint: HttpEndpoint };
 
-export function createFetchHandler(app: McpApplication, options: Partial<HttpOptions> = {}): FetchHandler {
+export function createFetchHandler(app: EndpointHost, options: Partial<HttpOptions> = {}): FetchHandler {
   const opts = validateHttpOptions(options);
-  const endpoint = new HttpEndpoint(app, opts, hostPolicy(opts));
+  const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts));
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname !== opts.path) return new Response(null, { status: 404 });

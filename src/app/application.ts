@@ -14,6 +14,7 @@ import type { PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptio
 import { createRequestStateCodec, MemoryFlowStore, REQUEST_STATE_DEFAULTS, type RequestStateCodec } from '../state';
 import { serverCapabilities } from '../server/capabilities';
 import { ContextServer } from '../server/context-server';
+import type { ServerEndpoint } from '../server/server-endpoint';
 import { Invoker } from '../server/invoker';
 import { stderrLogger } from '../server/server-logger';
 import { UndeclaredForms } from '../server/undeclared-forms';
@@ -97,6 +98,11 @@ export class McpApplication {
   /** Builds and validates an application; mistakes throw a FrameworkError naming the class and method. */
   static create(options: ApplicationOptions): McpApplication {
     return new McpApplication(options);
+  }
+
+  /** What transports and adapters use of the application (`serveHttp(app)` reads it). */
+  get endpoint(): ServerEndpoint {
+    return this.server;
   }
 
   /** Whether the requestState key is ephemeral (no `requestStateKey` configured). */

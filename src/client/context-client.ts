@@ -3,7 +3,7 @@
  * It negotiates the era, drives 2026 input rounds, answers legacy server requests with the same
  * handlers, and exposes the typed MCP surface.
  */
-import type { McpApplication } from '../app/application';
+import type { EndpointHost } from '../server/server-endpoint';
 import type { Principal } from '../context/principal';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { LogLevel } from '../protocol/meta';
@@ -22,7 +22,7 @@ import { listen, type Subscription } from './subscription';
 import type { ClientTransport } from './transport';
 import type { CompleteRequest, CompleteResult, ListenFilter, Page, Prompt, Resource, ResourceTemplate, ServerDescription, Tool } from './wire-types';
 
-export type AppTarget = { app: McpApplication; principal?: Principal };
+export type AppTarget = { app: EndpointHost; principal?: Principal };
 /** Any ClientTransport (a custom wire, or a fake in tests). */
 export type TransportTarget = { transport: ClientTransport };
 export type ClientTarget = HttpTarget | StdioTarget | AppTarget | TransportTarget;

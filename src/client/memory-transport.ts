@@ -1,5 +1,5 @@
 /** In-memory transport: the app's own MessageConnection, with a JSON round trip like a real wire. */
-import type { McpApplication } from '../app/application';
+import type { EndpointHost } from '../server/server-endpoint';
 import type { Principal } from '../context/principal';
 import type { JsonRpcMessage } from '../protocol/jsonrpc';
 import { MessageConnection } from '../transports/message-connection';
@@ -9,10 +9,10 @@ export class MemoryTransport extends StreamTransport {
   readonly kind = 'memory' as const;
   private readonly connection: MessageConnection;
 
-  constructor(app: McpApplication, principal?: Principal) {
+  constructor(app: EndpointHost, principal?: Principal) {
     super();
     this.connection = new MessageConnection(
-      app.server,
+      app.endpoint,
       (m) => {
         const copy = JSON.parse(JSON.stringify(m)) as unknown;
         // Deliver on a later tick, as a real wire would, so reentrancy matches stdio.

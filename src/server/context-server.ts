@@ -1,10 +1,11 @@
 /**
  * The dispatcher: one handler per method, for each era. Transports hand it decoded requests and
- * a RequestIO; it answers a JSON-RPC response plus the HTTP status a transport should use.
+ * a RequestIO; it answers a JSON-RPC response plus the HTTP status a transport should use, or a
+ * listen stream. Transports see it only as a ServerEndpoint.
  */
 import { ProtocolError } from '../errors/protocol-error';
 import { ErrorCode } from '../protocol/error-codes';
-import { failure, success, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../protocol/jsonrpc';
+import { failure, success, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc';
 import { httpStatusOfError } from '../protocol/http-status';
 import { isLogLevel, Meta } from '../protocol/meta';
 import { checkEnvelope } from '../protocol/modern-envelope';
@@ -19,22 +20,21 @@ import { listPrompts, listResources, listResourceTemplates, listTools } from './
 import type { RequestIO } from './request-io';
 import { resourceUri } from './resource-uri';
 import { ListenQuota } from './listen-quota';
-import { openSubscription, type Subscription } from './subscriptions';
+import { openSubscription } from './subscriptions';
+import { followChanges } from './legacy-changes';
+import type { EndpointSettings, ListenStream, Reply, ServerEndpoint } from './server-endpoint';
+import type { HeaderParam } from '../protocol/mcp-header';
+import { toolHeaderParams } from './tool-header-params';
 import { readModernEnvelope, type RequestScope } from './request-scope';
 import type { ServerCore } from './server-core';
 import { thrownDetail } from './server-logger';
-
-export interface Reply {
-  message: JsonRpcResponse;
-  /** HTTP status for this reply (200 unless the protocol says otherwise). */
-  status: number;
-}
 
 type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Promise<JsonObject | Outcome<JsonObject>>;
 
 const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
 
-export class ContextServer {
+export class ContextServer implements ServerEndpoint {
+  readonly settings: EndpointSettings;
   /** A Map, not an object: a method named `constructor` or `__proto__` must find nothing. */
   private readonly shared: ReadonlyMap<string, Handler>;
   private readonly serverInfoMeta: JsonObject;
@@ -42,6 +42,13 @@ export class ContextServer {
 
   constructor(readonly core: ServerCore) {
     const c = core;
+    this.settings = Object.freeze({
+      logger: c.logger,
+      authenticate: c.options.authenticate,
+      maxPendingAsksPerSession: c.options.maxPendingAsksPerSession,
+      ephemeralStateKey: c.options.requestStateKey === undefined,
+      processLocalFlowStore: c.options.flowStore === undefined,
+    });
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
     this.listens = new ListenQuota(c.options);
     this.shared = new Map<string, Handler>([
@@ -56,20 +63,45 @@ export class ContextServer {
     ]);
   }
 
-  get registry() {
-    return this.core.registry;
+  async dispatchModern(req: JsonRpcRequest, io: RequestIO): Promise<Reply | ListenStream> {
+    if (req.method !== 'subscriptions/listen') return this.handleModern(req, io);
+    const envelope = checkEnvelope(req.params);
+    if (envelope.kind === 'missing') return Promise.resolve(missingEnvelope(req, envelope.message));
+    try {
+      return this.openListen(req, io.principal?.id);
+    } catch (e) {
+      return this.errorReply(req, e, 'modern');
+    }
+  }
+
+  dispatchLegacy(req: JsonRpcRequest, session: LegacySession, io: RequestIO): Promise<Reply> {
+    return this.handleLegacy(req, session, io);
+  }
+
+  legacyNotification(n: JsonRpcNotification, session: LegacySession): void {
+    if (n.method === 'notifications/initialized') session.initialized = true;
+  }
+
+  followChanges(session: LegacySession, send: (n: JsonRpcNotification) => void): () => void {
+    return followChanges(this.core.registry, session, send);
+  }
+
+  toolHeaderParams(name: string): readonly HeaderParam[] {
+    return toolHeaderParams(this.core.registry, name);
   }
 
   /**
-   * `subscriptions/listen` (both transports): a slot under the listen caps, then the subscription;
+   * `subscriptions/listen` (every transport): a slot under the listen caps, then the subscription;
    * closing it (gracefully or not) frees the slot.
    */
-  openListen(req: JsonRpcRequest, send: (n: JsonRpcNotification) => void, principalId: string | undefined): Subscription {
+  private openListen(req: JsonRpcRequest, principalId: string | undefined): ListenStream {
     const release = this.listens.take(principalId);
     try {
-      const sub = openSubscription(this.core.registry, req, send, this.core.info, this.core.options.maxUriLength);
+      const sub = openSubscription(this.core.registry, req, this.core.info, this.core.options.maxUriLength);
       return {
+        kind: 'stream',
         ack: sub.ack,
+        forward: (send) => sub.forward(send),
         close: () => {
           release();
           return sub.close();
@@ -85,13 +117,12 @@ export class ContextServer {
   async handleModern(req: JsonRpcRequest, io: RequestIO): Promise<Reply> {
     try {
       const envelope = checkEnvelope(req.params);
-      // A missing envelope field is -32602, whose status is otherwise 200: over HTTP this one is 400.
-      if (envelope.kind === 'missing') return { message: failure(req.id, ErrorCode.InvalidParams, envelope.message), status: 400 };
+      if (envelope.kind === 'missing') return missingEnvelope(req, envelope.message);
       const scope = readModernEnvelope(req.params, envelope);
       const handler = req.method === 'server/discover' ? async () => discover(this.core) : this.shared.get(req.method);
       if (!handler) throw ProtocolError.methodNotFound(req.method);
       const produced = await handler(req, scope, io);
-      return { message: success(req.id, this.modernResult(req, produced)), status: 200 };
+      return { kind: 'reply', message: success(req.id, this.modernResult(req, produced)), status: 200 };
     } catch (e) {
       return this.errorReply(req, e, 'modern');
     }
@@ -122,15 +153,10 @@ export class ContextServer {
           result = withoutResultType(!isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result);
         }
       }
-      return { message: success(req.id, result), status: 200 };
+      return { kind: 'reply', message: success(req.id, result), status: 200 };
     } catch (e) {
       return this.errorReply(req, e, 'legacy');
     }
-  }
-
-  /** Client notifications on a legacy session (cancellation is the transport's business). */
-  handleLegacyNotification(n: JsonRpcNotification, session: LegacySession): void {
-    if (n.method === 'notifications/initialized') session.initialized = true;
   }
 
   private modernResult(req: JsonRpcRequest, produced: JsonObject | Outcome<JsonObject>): JsonObject {
@@ -190,11 +216,16 @@ export class ContextServer {
   /** The status follows the code, whoever raised it. */
   private errorReply(req: JsonRpcRequest, e: unknown, era: Era): Reply {
     if (e instanceof ProtocolError) {
-      return { message: failure(req.id, e.code, e.message, e.data), status: httpStatusOfError(e.code, era) };
+      return { kind: 'reply', message: failure(req.id, e.code, e.message, e.data), status: httpStatusOfError(e.code, era) };
     }
     this.core.logger.error(`internal error in ${req.method}`, thrownDetail(e));
-    return { message: failure(req.id, -32603, 'Internal error'), status: 200 };
+    return { kind: 'reply', message: failure(req.id, -32603, 'Internal error'), status: 200 };
   }
+}
+
+/** A missing envelope field is -32602, whose status is otherwise 200: over HTTP this one is 400. */
+function missingEnvelope(req: JsonRpcRequest, message: string): Reply {
+  return { kind: 'reply', message: failure(req.id, ErrorCode.InvalidParams, message), status: 400 };
 }
 
 /** Legacy revisions have no resultType; a handler's stray one is not passed on. */

@@ -11,6 +11,8 @@ import { readModernEnvelope } from './request-scope';
 
 export interface Subscription {
   readonly ack: JsonRpcNotification;
+  /** Starts forwarding matching registry changes to `send`. */
+  forward(send: (n: JsonRpcNotification) => void): void;
   /** Stops forwarding; returns the graceful final result to send (if the stream is still open). */
   close(): JsonRpcResponse;
 }
@@ -54,7 +56,6 @@ function covers(subscribed: string, updated: string): boolean {
 export function openSubscription(
   registry: Registry,
   req: JsonRpcRequest,
-  send: (n: JsonRpcNotification) => void,
   serverInfo?: Implementation,
   maxUriLength = Number.POSITIVE_INFINITY,
 ): Subscription {
@@ -73,16 +74,22 @@ export function openSubscription(
     }
     return filter.resourceSubscriptions?.some((s) => covers(s, e.uri)) ? 'notifications/resources/updated' : undefined;
   };
-  let unsubscribe: (() => void) | undefined = registry.subscribe((e) => {
-    const method = wants(e);
-    if (!method) return;
-    const params: JsonObject = { _meta: tag };
-    if (e.type === 'resourceUpdated') params.uri = e.uri;
-    send({ jsonrpc: '2.0', method, params });
-  });
+  let unsubscribe: (() => void) | undefined;
+  let closed = false;
   return {
     ack,
+    forward: (send) => {
+      if (closed || unsubscribe) return;
+      unsubscribe = registry.subscribe((e) => {
+        const method = wants(e);
+        if (!method) return;
+        const params: JsonObject = { _meta: tag };
+        if (e.type === 'resourceUpdated') params.uri = e.uri;
+        send({ jsonrpc: '2.0', method, params });
+      });
+    },
     close: () => {
+      closed = true;
       unsubscribe?.();
       unsubscribe = undefined;
       // SubscriptionsListenResult: resultType, and _meta naming the stream (serverInfo as on every result).

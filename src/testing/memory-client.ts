@@ -2,7 +2,7 @@
  * Test kit v0: an in-memory client wired to an application through the same MessageConnection
  * the stdio transport uses. Speaks either era; answers legacy server requests with handlers.
  */
-import type { McpApplication } from '../app/application';
+import type { EndpointHost } from '../server/server-endpoint';
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse, RequestId } from '../protocol/jsonrpc';
 import { Meta } from '../protocol/meta';
 import type { ClientCapabilities, Implementation } from '../protocol/types';
@@ -29,11 +29,11 @@ export class MemoryClient {
   private readonly waiting = new Map<RequestId, (r: JsonRpcResponse) => void>();
   private nextId = 0;
 
-  private constructor(app: McpApplication, private readonly options: MemoryClientOptions) {
-    this.connection = new MessageConnection(app.server, (m) => this.deliver(m), { principal: options.principal });
+  private constructor(app: EndpointHost, private readonly options: MemoryClientOptions) {
+    this.connection = new MessageConnection(app.endpoint, (m) => this.deliver(m), { principal: options.principal });
   }
 
-  static async connect(app: McpApplication, options: MemoryClientOptions): Promise<MemoryClient> {
+  static async connect(app: EndpointHost, options: MemoryClientOptions): Promise<MemoryClient> {
     const client = new MemoryClient(app, options);
     if (options.era === 'legacy') {
       const init = await client.raw('initialize', {

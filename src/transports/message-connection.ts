@@ -18,12 +18,9 @@ import {
   withUnknownId,
 } from '../protocol/jsonrpc';
 import { legacyFeatures, MODERN_VERSION } from '../protocol/versions';
-import type { ContextServer } from '../server/context-server';
 import { LegacySession } from '../server/legacy-session';
-import type { Subscription } from '../server/subscriptions';
+import type { ListenStream, Reply, ServerEndpoint } from '../server/server-endpoint';
 import { OutboundRequests } from './outbound-requests';
-import { ProtocolError } from '../errors/protocol-error';
-import { thrownDetail } from '../server/server-logger';
 
 export const MAX_BATCH = 100;
 
@@ -36,13 +33,13 @@ export class MessageConnection {
   private readonly session = new LegacySession();
   private readonly inflight = new Map<RequestId, AbortController>();
   private readonly running = new Set<Promise<void>>();
-  private readonly outbound = new OutboundRequests('s', this.server.core.options.maxPendingAsksPerSession);
-  private readonly subscriptions = new Map<RequestId, Subscription>();
+  private readonly outbound = new OutboundRequests('s', this.server.settings.maxPendingAsksPerSession);
+  private readonly subscriptions = new Map<RequestId, ListenStream>();
   private stopRegistryEvents?: () => void;
   private closed = false;
 
   constructor(
-    private readonly server: ContextServer,
+    private readonly server: ServerEndpoint,
     private readonly send: (message: JsonRpcMessage | JsonRpcMessage[]) => void,
     private readonly options: ConnectionOptions = {},
   ) {}
@@ -133,8 +130,8 @@ export class MessageConnection {
       return;
     }
     if (this.era === 'legacy') {
-      this.server.handleLegacyNotification(n, this.session);
-      if (n.method === 'notifications/initialized') this.followRegistry();
+      this.server.legacyNotification(n, this.session);
+      if (n.method === 'notifications/initialized') this.followChanges();
     }
   }
 
@@ -142,7 +139,6 @@ export class MessageConnection {
     if (this.closed) return failure(req.id, ErrorCode.InternalError, 'Connection is closing');
     const claimed = classifyMessage(req.params).era;
     const era = this.era ?? (claimed === 'modern' || (claimed === 'invalid' && req.method !== 'initialize') ? 'modern' : 'legacy');
-    if (era === 'modern' && req.method === 'subscriptions/listen') return this.listen(req);
     if (this.era === 'modern' && req.method === 'initialize' && claimed !== 'modern') {
       return failure(req.id, ErrorCode.InvalidRequest, 'This connection speaks protocol revision 2026-07-28; initialize is not available on it');
     }
@@ -160,7 +156,9 @@ export class MessageConnection {
         // One channel for the whole connection: a late notification goes where the request's went.
         notifySession: era === 'legacy' ? (n: JsonRpcNotification) => void (this.closed || this.write(n)) : undefined,
       };
-      const reply = era === 'modern' ? await this.server.handleModern(req, io) : await this.server.handleLegacy(req, this.session, io);
+      const answer = era === 'modern' ? await this.server.dispatchModern(req, io) : await this.server.dispatchLegacy(req, this.session, io);
+      if (answer.kind === 'stream') return this.listen(req.id, answer, controller.signal);
+      const reply: Reply = answer;
       if (this.era === undefined && 'result' in reply.message) this.era = era;
       if (era === 'legacy' && req.method === 'initialize' && 'result' in reply.message) this.era = 'legacy';
       // A cancelled request gets no response (spec: SHOULD NOT respond).
@@ -170,29 +168,20 @@ export class MessageConnection {
     }
   }
 
-  private listen(req: JsonRpcRequest): JsonRpcResponse | undefined {
-    try {
-      const sub = this.server.openListen(req, (n) => this.write(n), this.options.principal?.id);
-      this.subscriptions.set(req.id, sub);
-      this.era ??= 'modern';
-      this.write(sub.ack);
-      return undefined;
-    } catch (e) {
-      if (!(e instanceof ProtocolError)) this.server.core.logger.error('internal error in subscriptions/listen', thrownDetail(e));
-      const err = e instanceof ProtocolError ? e : ProtocolError.internal();
-      return failure(req.id, err.code, err.message, err.data);
-    }
+  /** A listen stream: the ack now, then its notifications until the client cancels it or the connection drains. */
+  private listen(id: RequestId, stream: ListenStream, signal: AbortSignal): undefined {
+    if (signal.aborted) return void stream.close(); // cancelled before it opened: nothing is sent
+    this.subscriptions.set(id, stream);
+    this.era ??= 'modern';
+    this.write(stream.ack);
+    stream.forward((n) => this.write(n));
+    return undefined;
   }
 
   /** Legacy sessions hear list changes and updates of subscribed resources once initialized. */
-  private followRegistry(): void {
+  private followChanges(): void {
     if (this.stopRegistryEvents) return;
-    this.stopRegistryEvents = this.server.registry.subscribe((e) => {
-      if (e.type === 'listChanged') this.write({ jsonrpc: '2.0', method: `notifications/${e.list}/list_changed` });
-      else if (this.session.subscriptions.has(e.uri)) {
-        this.write({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: e.uri } });
-      }
-    });
+    this.stopRegistryEvents = this.server.followChanges(this.session, (n) => this.write(n));
   }
 
   /** The revision this connection speaks, once its first message pinned the era. */

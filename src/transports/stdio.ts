@@ -3,7 +3,7 @@
  * console output is redirected to stderr. On stdin EOF in-flight calls finish, then it resolves.
  */
 import { Console } from 'node:console';
-import type { McpApplication } from '../app/application';
+import type { EndpointHost } from '../server/server-endpoint';
 import { ErrorCode } from '../protocol/error-codes';
 import { failure } from '../protocol/jsonrpc';
 import { LineSplitter } from './line-splitter';
@@ -17,14 +17,14 @@ export interface StdioHandle {
   readonly closed: Promise<void>;
 }
 
-export async function serveStdio(app: McpApplication, init: Partial<StdioOptions> = {}): Promise<StdioHandle> {
+export async function serveStdio(app: EndpointHost, init: Partial<StdioOptions> = {}): Promise<StdioHandle> {
   const options = validateStdioOptions(init);
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   if (options.redirectConsole !== false && output === process.stdout) redirectConsoleToStderr();
-  const principal = await app.options.authenticate?.({ transport: 'stdio', env: process.env });
+  const principal = await app.endpoint.settings.authenticate?.({ transport: 'stdio', env: process.env });
   const connection = new MessageConnection(
-    app.server,
+    app.endpoint,
     (m) => output.write(JSON.stringify(m) + '\n'),
     { principal },
   );

@@ -1,6 +1,6 @@
 /** What the request handlers of one endpoint share. */
-import type { McpApplication } from '../../app/application';
 import type { Principal } from '../../context/principal';
+import type { ServerEndpoint } from '../../server/server-endpoint';
 import type { ServerLogger } from '../../server/server-logger';
 import type { EventStore } from './event-store';
 import type { HttpOptions } from './http-options';
@@ -8,7 +8,7 @@ import type { Inflight } from './inflight';
 import type { SessionStore } from './session-store';
 
 export interface EndpointContext {
-  readonly app: McpApplication;
+  readonly server: ServerEndpoint;
   readonly options: Readonly<HttpOptions>;
   readonly sessions: SessionStore;
   readonly store: EventStore;

@@ -3,7 +3,6 @@
  * checks, method and content negotiation, body limits, decoding, classification (digest §1.4),
  * authentication, then the modern or legacy handler. Never throws; never answers 500 for bad input.
  */
-import type { McpApplication } from '../../app/application';
 import type { Principal } from '../../context/principal';
 import { ProtocolError } from '../../errors/protocol-error';
 import { classifyMessage, envelopeClaim } from '../../protocol/classify';
@@ -19,7 +18,8 @@ import {
 } from '../../protocol/jsonrpc';
 import { legacyFeatures } from '../../protocol/versions';
 import { LegacySession } from '../../server/legacy-session';
-import { stderrLogger, thrownDetail } from '../../server/server-logger';
+import type { ServerEndpoint } from '../../server/server-endpoint';
+import { thrownDetail } from '../../server/server-logger';
 import { MAX_BATCH } from '../message-connection';
 import { valueDepthExceeds } from './body-reader';
 import type { EndpointContext, Exchange } from './endpoint-context';
@@ -50,13 +50,13 @@ export class HttpEndpoint {
   private closing = false;
 
   constructor(
-    app: McpApplication,
+    server: ServerEndpoint,
     readonly options: Readonly<HttpOptions>,
     private policy: HostPolicy,
   ) {
     const store = options.eventStore ?? new InMemoryEventStore();
     this.ctx = {
-      app,
+      server,
       options,
       store,
       sessions: new SessionStore(
@@ -65,13 +65,13 @@ export class HttpEndpoint {
           maxSessionsPerPrincipal: options.maxSessionsPerPrincipal,
           maxAnonymousSessions: options.maxAnonymousSessions,
           idleTimeoutMs: options.sessionIdleTimeoutMs,
-          maxPendingAsks: app.options.maxPendingAsksPerSession,
+          maxPendingAsks: server.settings.maxPendingAsksPerSession,
         },
         store,
       ),
       inflight: new Inflight(),
       longLived: new Set(),
-      logger: app.options.logger ?? stderrLogger,
+      logger: server.settings.logger,
     };
   }
 
@@ -245,7 +245,7 @@ export class HttpEndpoint {
 
   /** Runs the app's authentication hook; a throw is 401 with a JSON-RPC error body. */
   private async authenticate(headers: HeaderBag, res: ResponseSink, id: RequestId | null | undefined, cors: Record<string, string>): Promise<Exchange | undefined> {
-    const hook = this.ctx.app.options.authenticate;
+    const hook = this.ctx.server.settings.authenticate;
     if (!hook) return { responseHeaders: cors };
     let principal: Principal | undefined;
     try {

@@ -4,8 +4,8 @@
  * stream and the resumable streams of its POSTs.
  */
 import type { RequestId } from '../../protocol/jsonrpc';
-import type { Registry } from '../../registry/registry';
 import { LegacySession } from '../../server/legacy-session';
+import type { ServerEndpoint } from '../../server/server-endpoint';
 import { OutboundRequests } from '../outbound-requests';
 import type { EventStore } from './event-store';
 import { ReplyStream } from './reply-stream';
@@ -57,16 +57,9 @@ export class HttpSession {
   }
 
   /** After notifications/initialized: list changes and subscribed resource updates go to the GET stream. */
-  followRegistry(registry: Registry): void {
+  followChanges(server: ServerEndpoint): void {
     if (this.stopRegistryEvents || this.closed) return;
-    this.stopRegistryEvents = registry.subscribe((e) => {
-      const stream = this.getStream;
-      if (!stream) return;
-      if (e.type === 'listChanged') stream.push({ jsonrpc: '2.0', method: `notifications/${e.list}/list_changed` });
-      else if (this.legacy.subscriptions.has(e.uri)) {
-        stream.push({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: e.uri } });
-      }
-    });
+    this.stopRegistryEvents = server.followChanges(this.legacy, (n) => this.getStream?.push(n));
   }
 
   /** Terminates: in-flight requests aborted, pending asks failed, streams ended, events forgotten. */

@@ -55,7 +55,7 @@ export async function legacyInitialize(ctx: EndpointContext, req: JsonRpcRequest
     return sendError(res, 429, req.id, ErrorCode.InternalError, `Too many sessions: ${which}; end one with DELETE or try again later`, ex.responseHeaders);
   }
   const io: RequestIO = { signal: new AbortController().signal, notify: () => undefined, principal: ex.principal };
-  const reply = await ctx.inflight.track(ctx.app.server.handleLegacy(req, session.legacy, io));
+  const reply = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session.legacy, io));
   if (!('result' in reply.message)) ctx.sessions.delete(session.id);
   const headers = 'result' in reply.message ? { ...ex.responseHeaders, [SESSION_HEADER]: session.id } : ex.responseHeaders;
   sendJson(res, reply.status, reply.message, headers);
@@ -87,7 +87,7 @@ export async function sessionRequest(ctx: EndpointContext, session: HttpSession,
     },
   };
   try {
-    const answer = await ctx.inflight.track(ctx.app.server.handleLegacy(req, session.legacy, io), controller);
+    const answer = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session.legacy, io), controller);
     // A request the client cancelled gets no response (stdio and sessionless HTTP likewise).
     if (controller.signal.aborted) await reply.end();
     else await reply.finish(answer.message, answer.status);
@@ -110,7 +110,7 @@ export async function statelessRequest(ctx: EndpointContext, req: JsonRpcRequest
   // Nobody can resume this stream, so a client that leaves cancels.
   res.onGone(() => controller.abort(new Error('The client closed the response stream')));
   const io: RequestIO = { signal: controller.signal, notify: (n) => reply.push(n), principal: ex.principal };
-  const answer = await ctx.inflight.track(ctx.app.server.handleLegacy(req, session, io), controller);
+  const answer = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session, io), controller);
   if (!controller.signal.aborted) await reply.finish(answer.message, answer.status);
 }
 
@@ -129,8 +129,8 @@ export function sessionNotification(ctx: EndpointContext, session: HttpSession, 
     }
     return;
   }
-  ctx.app.server.handleLegacyNotification(n, session.legacy);
-  if (n.method === 'notifications/initialized') session.followRegistry(ctx.app.registry);
+  ctx.server.legacyNotification(n, session.legacy);
+  if (n.method === 'notifications/initialized') session.followChanges(ctx.server);
 }
 
 export function sessionResponse(session: HttpSession, r: JsonRpcResponse): void {
@@ -151,7 +151,7 @@ export async function legacyBatch(ctx: EndpointContext, session: LegacySession, 
       http?.inflight.set(req.id, controller);
       const io: RequestIO = { signal: controller.signal, notify: (n) => http?.getStream?.push(n), principal: ex.principal };
       try {
-        return (await ctx.inflight.track(ctx.app.server.handleLegacy(req, session, io), controller)).message;
+        return (await ctx.inflight.track(ctx.server.dispatchLegacy(req, session, io), controller)).message;
       } finally {
         http?.inflight.delete(req.id);
       }

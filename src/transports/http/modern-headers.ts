@@ -5,28 +5,11 @@
  */
 import { ProtocolError } from '../../errors/protocol-error';
 import { envelopeClaim } from '../../protocol/classify';
-import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
-import {
-  decodeHeaderValue,
-  headerMatchesValue,
-  headerParamValue,
-  PARAM_HEADER_PREFIX,
-  readHeaderParams,
-  type HeaderParam,
-} from '../../protocol/mcp-header';
-import type { Registry } from '../../registry/registry';
-import type { ToolDefinition } from '../../registry/definitions';
+import type { JsonRpcRequest } from '../../protocol/jsonrpc';
+import { decodeHeaderValue, headerMatchesValue, headerParamValue, PARAM_HEADER_PREFIX, type HeaderParam } from '../../protocol/mcp-header';
 import { header, type HeaderBag } from './http-exchange';
 
 const NAME_PARAM: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
-
-const paramCache = new WeakMap<ToolDefinition, HeaderParam[]>();
-
-function headerParamsOf(tool: ToolDefinition): HeaderParam[] {
-  let params = paramCache.get(tool);
-  if (!params) paramCache.set(tool, (params = readHeaderParams(tool.inputSchema as JsonObject).params));
-  return params;
-}
 
 function mismatch(message: string): ProtocolError {
   return ProtocolError.headerMismatch(`Header mismatch: ${message}`);
@@ -41,7 +24,11 @@ function expectHeader(headers: HeaderBag, name: string, display: string, matches
   if (!matches(decoded.value)) throw mismatch(`${display} header value does not match the request body`);
 }
 
-export function checkModernHeaders(req: JsonRpcRequest, headers: HeaderBag, registry: Registry): void {
+export function checkModernHeaders(
+  req: JsonRpcRequest,
+  headers: HeaderBag,
+  toolHeaderParams: (tool: string) => readonly HeaderParam[],
+): void {
   const claim = envelopeClaim(req.params);
   // Without a claim the dispatcher answers -32602 for the missing envelope.
   if (typeof claim === 'string') {
@@ -58,10 +45,8 @@ export function checkModernHeaders(req: JsonRpcRequest, headers: HeaderBag, regi
   if (typeof target === 'string') expectHeader(headers, 'mcp-name', 'Mcp-Name', (v) => v === target);
 
   if (req.method !== 'tools/call' || typeof target !== 'string') return;
-  const tool = registry.tool(target);
-  if (!tool) return;
   const args = req.params?.arguments;
-  for (const param of headerParamsOf(tool)) {
+  for (const param of toolHeaderParams(target)) {
     const value = headerParamValue(args, param);
     if (value === undefined) continue;
     if (typeof value === 'object') continue; // wrong type: argument validation reports it

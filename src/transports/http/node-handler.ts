@@ -4,7 +4,7 @@
  * already parsed the JSON.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpApplication } from '../../app/application';
+import type { EndpointHost } from '../../server/server-endpoint';
 import { ErrorCode } from '../../protocol/error-codes';
 import { hostPolicy } from './host-guard';
 import { HttpEndpoint } from './http-endpoint';
@@ -18,9 +18,9 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, parsedBod
   readonly endpoint: HttpEndpoint;
 };
 
-export function createNodeHandler(app: McpApplication, options: Partial<HttpOptions> | Readonly<HttpOptions> = {}): NodeHandler {
+export function createNodeHandler(app: EndpointHost, options: Partial<HttpOptions> | Readonly<HttpOptions> = {}): NodeHandler {
   const frozen = isValidatedOptions(options, HttpOptions) ? options : validateHttpOptions(options);
-  return nodeHandlerFor(new HttpEndpoint(app, frozen, hostPolicy(frozen)), { matchPath: true });
+  return nodeHandlerFor(new HttpEndpoint(app.endpoint, frozen, hostPolicy(frozen)), { matchPath: true });
 }
 
 /** Wraps an endpoint; `matchPath: false` when a router already matched the path. */

@@ -5,9 +5,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { McpApplication } from '../../app/application';
+import type { EndpointHost } from '../../server/server-endpoint';
 import { optionsError } from '../../config/validate-options';
-import { stderrLogger } from '../../server/server-logger';
 import { hostPolicy } from './host-guard';
 import { HttpEndpoint } from './http-endpoint';
 import { isLoopbackHost, validateHttpOptions, type HttpOptions } from './http-options';
@@ -22,7 +21,7 @@ export interface HttpServerHandle {
   close(options?: { deadlineMs?: number }): Promise<void>;
 }
 
-export async function serveHttp(app: McpApplication, options: Partial<HttpOptions> = {}): Promise<HttpServerHandle> {
+export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions> = {}): Promise<HttpServerHandle> {
   const opts = validateHttpOptions(options);
   const loopback = isLoopbackHost(opts.host);
   if (!loopback && !opts.allowedHosts && !opts.dangerouslyAllowAnyHost) {
@@ -33,15 +32,15 @@ export async function serveHttp(app: McpApplication, options: Partial<HttpOption
       },
     ]);
   }
-  const logger = app.options.logger ?? stderrLogger;
-  if (!loopback && app.hasEphemeralStateKey) {
+  const { logger, ephemeralStateKey, processLocalFlowStore } = app.endpoint.settings;
+  if (!loopback && ephemeralStateKey) {
     logger.warn('requestState is sealed with an ephemeral per-process key: input_required flows break across restarts and instances. Set ContextServerOptions.requestStateKey.');
   }
-  if (!app.hasEphemeralStateKey && app.hasProcessLocalFlowStore) {
+  if (!ephemeralStateKey && processLocalFlowStore) {
     // A shared key lets flows hop instances; the exactly-once records do not follow them.
     logger.warn('exactly-once holds per instance only: flows are recorded in memory. With several instances sharing requestStateKey, set ContextServerOptions.flowStore to a shared store.');
   }
-  const endpoint = new HttpEndpoint(app, opts, hostPolicy(opts, opts.port || undefined));
+  const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts, opts.port || undefined));
   const handler = nodeHandlerFor(endpoint, { matchPath: true });
   const server = createServer(
     {

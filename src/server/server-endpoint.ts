@@ -1,0 +1,64 @@
+/**
+ * What transports and adapters see of the server: dispatch a message with its transport facts,
+ * hear the changes a legacy session follows, and the few settings a transport needs. They depend
+ * on this interface, never on the application that builds it.
+ */
+import type { Authenticate } from './server-options';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc';
+import type { HeaderParam } from '../protocol/mcp-header';
+import type { LegacySession } from './legacy-session';
+import type { RequestIO } from './request-io';
+import type { ServerLogger } from './server-logger';
+
+/** A JSON-RPC response, and the HTTP status a transport that has one should use. */
+export interface Reply {
+  readonly kind: 'reply';
+  readonly message: JsonRpcResponse;
+  /** HTTP status for this reply (200 unless the protocol says otherwise). */
+  readonly status: number;
+}
+
+/** `subscriptions/listen`: a stream that opens with `ack` and ends with `close()`'s final result. */
+export interface ListenStream {
+  readonly kind: 'stream';
+  /** The stream's first message. */
+  readonly ack: JsonRpcNotification;
+  /** Starts forwarding the matching change notifications to `send` (once, after writing `ack`). */
+  forward(send: (n: JsonRpcNotification) => void): void;
+  /** Stops forwarding and frees the stream's slot; returns the final result to send if still open. */
+  close(): JsonRpcResponse;
+}
+
+/** The configuration a transport reads: who is calling, where to log, per-session limits. */
+export interface EndpointSettings {
+  readonly logger: ServerLogger;
+  readonly authenticate?: Authenticate;
+  /** Server-to-client requests one legacy session may have pending. */
+  readonly maxPendingAsksPerSession: number;
+  /** No `requestStateKey` was set: sealed state does not survive a restart nor cross instances. */
+  readonly ephemeralStateKey: boolean;
+  /** No shared `flowStore` was set: exactly-once records live in this process. */
+  readonly processLocalFlowStore: boolean;
+}
+
+export interface ServerEndpoint {
+  readonly settings: EndpointSettings;
+  /** A 2026-07-28 request; `subscriptions/listen` is answered with a stream, every other method with a reply. */
+  dispatchModern(req: JsonRpcRequest, io: RequestIO): Promise<Reply | ListenStream>;
+  /** A legacy request on its session (stdio, an HTTP session, or a throwaway one for stateless HTTP). */
+  dispatchLegacy(req: JsonRpcRequest, session: LegacySession, io: RequestIO): Promise<Reply>;
+  /** A client notification on a legacy session (cancellation is the transport's business). */
+  legacyNotification(n: JsonRpcNotification, session: LegacySession): void;
+  /**
+   * The notifications an initialized legacy session hears: list changes, and updates of the
+   * resources it subscribed to. Returns the function that stops them.
+   */
+  followChanges(session: LegacySession, send: (n: JsonRpcNotification) => void): () => void;
+  /** The arguments a tool mirrors in `Mcp-Param-*` headers (`x-mcp-header`); none for an unknown tool. */
+  toolHeaderParams(name: string): readonly HeaderParam[];
+}
+
+/** What the transports' entry points take: an application, or anything else that has an endpoint. */
+export interface EndpointHost {
+  readonly endpoint: ServerEndpoint;
+}
