@@ -63,14 +63,15 @@ export class ContextServer implements ServerEndpoint {
     ]);
   }
 
-  async dispatchModern(req: JsonRpcRequest, io: RequestIO): Promise<Reply | ListenStream> {
+  /** Not async: the hot path hands back handleModern's own promise, with no extra wrapping. */
+  dispatchModern(req: JsonRpcRequest, io: RequestIO): Promise<Reply | ListenStream> {
     if (req.method !== 'subscriptions/listen') return this.handleModern(req, io);
     const envelope = checkEnvelope(req.params);
     if (envelope.kind === 'missing') return Promise.resolve(missingEnvelope(req, envelope.message));
     try {
-      return this.openListen(req, io.principal?.id);
+      return Promise.resolve(this.openListen(req, io.principal?.id));
     } catch (e) {
-      return this.errorReply(req, e, 'modern');
+      return Promise.resolve(this.errorReply(req, e, 'modern'));
     }
   }
 
