@@ -63,13 +63,13 @@ export class ContextServer implements ServerEndpoint {
     ]);
   }
 
-  /** Not async: the hot path hands back handleModern's own promise, with no extra wrapping. */
-  dispatchModern(req: JsonRpcRequest, io: RequestIO): Promise<Reply | ListenStream> {
+  /** Not async: a listen opens synchronously, and the hot path hands back handleModern's own promise. */
+  dispatchModern(req: JsonRpcRequest, io: RequestIO): ListenStream | Promise<Reply> {
     if (req.method !== 'subscriptions/listen') return this.handleModern(req, io);
     const envelope = checkEnvelope(req.params);
     if (envelope.kind === 'missing') return Promise.resolve(missingEnvelope(req, envelope.message));
     try {
-      return Promise.resolve(this.openListen(req, io.principal?.id));
+      return this.openListen(req, io.principal?.id);
     } catch (e) {
       return Promise.resolve(this.errorReply(req, e, 'modern'));
     }

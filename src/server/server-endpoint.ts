@@ -43,8 +43,11 @@ export interface EndpointSettings {
 
 export interface ServerEndpoint {
   readonly settings: EndpointSettings;
-  /** A 2026-07-28 request; `subscriptions/listen` is answered with a stream, every other method with a reply. */
-  dispatchModern(req: JsonRpcRequest, io: RequestIO): Promise<Reply | ListenStream>;
+  /**
+   * A 2026-07-28 request. `subscriptions/listen` is answered at once with its stream (so nothing
+   * falls between the request and the ack); every other method, and a refused listen, with a reply.
+   */
+  dispatchModern(req: JsonRpcRequest, io: RequestIO): ListenStream | Promise<Reply>;
   /** A legacy request on its session (stdio, an HTTP session, or a throwaway one for stateless HTTP). */
   dispatchLegacy(req: JsonRpcRequest, session: LegacySession, io: RequestIO): Promise<Reply>;
   /** A client notification on a legacy session (cancellation is the transport's business). */

@@ -19,7 +19,7 @@ import {
 } from '../protocol/jsonrpc';
 import { legacyFeatures, MODERN_VERSION } from '../protocol/versions';
 import { LegacySession } from '../server/legacy-session';
-import type { ListenStream, Reply, ServerEndpoint } from '../server/server-endpoint';
+import type { ListenStream, ServerEndpoint } from '../server/server-endpoint';
 import { OutboundRequests } from './outbound-requests';
 
 export const MAX_BATCH = 100;
@@ -156,9 +156,9 @@ export class MessageConnection {
         // One channel for the whole connection: a late notification goes where the request's went.
         notifySession: era === 'legacy' ? (n: JsonRpcNotification) => void (this.closed || this.write(n)) : undefined,
       };
-      const answer = era === 'modern' ? await this.server.dispatchModern(req, io) : await this.server.dispatchLegacy(req, this.session, io);
-      if (answer.kind === 'stream') return this.listen(req.id, answer, controller.signal);
-      const reply: Reply = answer;
+      const answer = era === 'modern' ? this.server.dispatchModern(req, io) : this.server.dispatchLegacy(req, this.session, io);
+      if (!(answer instanceof Promise)) return this.listen(req.id, answer);
+      const reply = await answer;
       if (this.era === undefined && 'result' in reply.message) this.era = era;
       if (era === 'legacy' && req.method === 'initialize' && 'result' in reply.message) this.era = 'legacy';
       // A cancelled request gets no response (spec: SHOULD NOT respond).
@@ -169,8 +169,7 @@ export class MessageConnection {
   }
 
   /** A listen stream: the ack now, then its notifications until the client cancels it or the connection drains. */
-  private listen(id: RequestId, stream: ListenStream, signal: AbortSignal): undefined {
-    if (signal.aborted) return void stream.close(); // cancelled before it opened: nothing is sent
+  private listen(id: RequestId, stream: ListenStream): undefined {
     this.subscriptions.set(id, stream);
     this.era ??= 'modern';
     this.write(stream.ack);

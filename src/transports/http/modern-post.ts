@@ -36,11 +36,9 @@ export async function modernRequest(ctx: EndpointContext, req: JsonRpcRequest, h
     },
     principal: ex.principal,
   };
-  const answer = await ctx.inflight.track(ctx.server.dispatchModern(req, io), { abort: cancel });
-  if (answer.kind === 'stream') {
-    if (controller?.signal.aborted) return void answer.close(); // the client left before the stream opened
-    return listen(ctx, answer, res, ex);
-  }
+  const dispatched = ctx.server.dispatchModern(req, io);
+  if (!(dispatched instanceof Promise)) return listen(ctx, dispatched, res, ex);
+  const answer = await ctx.inflight.track(dispatched, { abort: cancel });
   if (controller?.signal.aborted) return; // cancelled: not one more byte for it
   await reply.finish(answer.message, answer.status);
 }
