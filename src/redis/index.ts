@@ -5,3 +5,6 @@
 export { connectRedis, RedisConnection, REDIS_DEFAULTS, type RedisConnectOptions } from './connection';
 export { RedisUnavailableError } from './errors';
 export { RedisFlowStore } from './redis-flow-store';
+export { RedisSingleUseStore } from './redis-single-use-store';
+export { RedisLeaseCounter } from './redis-lease-counter';
+export { RedisTokenBucket } from './redis-token-bucket';

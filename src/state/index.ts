@@ -8,6 +8,10 @@ export { StateRefusal, type StateRefusalReason } from './state-refusal';
 export type { FlowStore, FlowClaim, OnceRecord } from './flow-store';
 export { MemoryFlowStore, DEFAULT_MAX_TRACKED_FLOWS } from './memory-flow-store';
 export { MemorySingleUseStore, type SingleUseStore } from './single-use-store';
+export type { Lease, LeaseCounter } from './lease-counter';
+export { MemoryLeaseCounter } from './memory-lease-counter';
+export type { TokenBucketResult, TokenBucketRule, TokenBucketStore } from './token-bucket';
+export { MemoryTokenBucket } from './memory-token-bucket';
 export {
   RequestStateOptions,
   resolveRequestStateOptions,
