@@ -23,6 +23,8 @@ export type { Provider, ProviderObject } from './app/providers';
 export { defineModule, type ConfigModule } from './config/modules';
 export { ContextServerModule, SERVER_OPTIONS } from './server/server-module';
 export { ContextServerOptions, type ContextServerInit, type Authenticate, type AuthRequest } from './server/server-options';
+export { RequestStateModule, REQUEST_STATE_OPTIONS } from './state/request-state-module';
+export { RequestStateOptions } from './state/request-state-options';
 
 // Context and asks
 export { Context, type ClientFeature } from './context/context';

@@ -2,6 +2,7 @@
 import { IsArray, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import type { DependencyContainer } from 'tsyringe';
 import { HasMethods } from '../config/option-rules';
+import { knownOptionKeys } from '../config/validate-options';
 import type { ConfigModule } from '../config/modules';
 import type { Icon, Implementation } from '../protocol/types';
 import type { Provider } from './providers';
@@ -30,8 +31,8 @@ const AreModules = () =>
     },
   });
 
-/** The server's identity (`name` is also the default requestState audience), providers and modules. */
-export class ApplicationOptions implements Implementation {
+/** The server's identity, as clients see it in initialize / server/discover. */
+export class ServerIdentity implements Implementation {
   @IsString({ message: 'name must be a string (the server name clients see)' })
   @IsNotEmpty({ message: 'name must not be empty; clients show it and requestState is bound to it' })
   @MaxLength(256)
@@ -45,7 +46,10 @@ export class ApplicationOptions implements Implementation {
   @IsOptional() @IsString() description?: string;
   @IsOptional() @IsString() websiteUrl?: string;
   @IsOptional() @IsArray() icons?: Icon[];
+}
 
+/** The server's identity (`name` is also the default requestState audience), providers and modules. */
+export class ApplicationOptions extends ServerIdentity {
   /** Classes with @Tool/@Prompt/@Resource methods, services, and provider objects. */
   @AreProviders() providers!: Provider[];
 
@@ -54,4 +58,13 @@ export class ApplicationOptions implements Implementation {
 
   /** Parent container; defaults to tsyringe's global container. */
   @IsOptional() @HasMethods('createChildContainer', 'resolve') container?: DependencyContainer;
+}
+
+/** The identity fields of validated application options (those given), frozen: the app's `info`. */
+export function identityOf(options: Readonly<ApplicationOptions>): Implementation {
+  const identity: Partial<ServerIdentity> = {};
+  for (const key of knownOptionKeys(ServerIdentity) as readonly (keyof ServerIdentity)[]) {
+    if (options[key] !== undefined) Object.assign(identity, { [key]: options[key] });
+  }
+  return Object.freeze(identity as ServerIdentity);
 }

@@ -4,14 +4,13 @@
  */
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { FrameworkError } from '../errors/framework-error';
-import { ContextServerModule, SERVER_OPTIONS } from '../server/server-module';
 import type { ContextServerOptions } from '../server/server-options';
 import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
 import { Registry } from '../registry/registry';
-import { withoutUndefined } from '../registry/objects';
 import type { PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptions } from '../metadata/options';
-import { createRequestStateCodec, MemoryFlowStore, REQUEST_STATE_DEFAULTS, type RequestStateCodec } from '../state';
+import { createRequestStateCodec, MemoryFlowStore, type RequestStateCodec } from '../state';
+import type { RequestStateOptions } from '../state/request-state-options';
 import { serverCapabilities } from '../server/capabilities';
 import { ContextServer } from '../server/context-server';
 import type { ServerEndpoint } from '../server/server-endpoint';
@@ -20,7 +19,8 @@ import { stderrLogger } from '../server/server-logger';
 import { UndeclaredForms } from '../server/undeclared-forms';
 import type { Context } from '../context/context';
 import { validateOptions } from '../config/validate-options';
-import { ApplicationOptions } from './application-options';
+import { ApplicationOptions, identityOf } from './application-options';
+import { registerModules } from './app-modules';
 import { assertConstructible } from './injectable-check';
 import { constructedClasses, registerProvider } from './providers';
 
@@ -35,25 +35,17 @@ export class McpApplication {
   readonly options: Readonly<ContextServerOptions>;
   readonly stateCodec: RequestStateCodec;
   readonly info: Implementation;
+  /** The requestState options the codec was built from (ContextServerModule's, or a RequestStateModule's). */
+  private readonly requestState: Readonly<RequestStateOptions>;
 
   private constructor(input: ApplicationOptions) {
     assertReflectMetadata();
     const options = validateOptions(ApplicationOptions, input, { label: 'ApplicationOptions' });
     this.container = (options.container ?? rootContainer).createChildContainer();
-    const modules = options.modules ?? [];
-    for (const m of modules) m.register(this.container);
-    if (!this.container.isRegistered(SERVER_OPTIONS)) ContextServerModule.configure({}).register(this.container);
-    this.options = this.container.resolve(SERVER_OPTIONS);
-    this.info = Object.freeze(
-      withoutUndefined({
-        name: options.name,
-        version: options.version,
-        title: options.title,
-        description: options.description,
-        websiteUrl: options.websiteUrl,
-        icons: options.icons,
-      }),
-    ) as Implementation;
+    const { server, requestState } = registerModules(this.container, options.modules ?? []);
+    this.options = server;
+    this.requestState = requestState;
+    this.info = identityOf(options);
 
     for (const p of options.providers) {
       registerProvider(this.container, p);
@@ -61,36 +53,23 @@ export class McpApplication {
     }
     assertConstructible(constructedClasses(options.providers), this.container);
 
-    this.stateCodec = createRequestStateCodec({
-      requestStateKey: this.options.requestStateKey,
-      encryptRequestState: this.options.encryptRequestState,
-      requestStateLifetime: this.options.requestStateLifetime,
-      maxFlowLifetime: this.options.maxFlowLifetime,
-      maxRequestStateBytes: this.options.maxRequestStateBytes,
-      requestStateAudience: this.options.requestStateAudience ?? options.name,
-      singleUseRequestState: this.options.singleUseRequestState,
-      singleUseStore: this.options.singleUseStore,
-    });
-    const logger = this.options.logger ?? stderrLogger;
+    // The server name is the audience unless one is configured.
+    this.stateCodec = createRequestStateCodec({ ...requestState, requestStateAudience: requestState.requestStateAudience ?? options.name });
+    const logger = server.logger ?? stderrLogger;
     this.server = new ContextServer({
       info: this.info,
       registry: this.registry,
-      options: this.options,
+      options: server,
       invoker: new Invoker(this.container),
       logger,
-      forms: new UndeclaredForms(logger, this.options.undeclaredForms),
+      forms: new UndeclaredForms(logger, server.undeclaredForms),
       capabilities: serverCapabilities(),
       engine: {
+        ...server,
         sealer: this.stateCodec,
         logger,
-        legacyAskTimeoutMs: this.options.legacyAskTimeoutMs,
-        maxReasks: this.options.maxReasks,
-        pauseMs: this.options.pauseMs,
-        legacyMaxInputRounds: this.options.legacyMaxInputRounds,
-        flows: this.options.flowStore ?? new MemoryFlowStore(this.options.maxTrackedFlows),
-        flowTtlMs: (this.options.requestStateLifetime ?? REQUEST_STATE_DEFAULTS.requestStateLifetime) * 1000,
-        flowBusyWaitMs: this.options.flowBusyWaitMs,
-        replayLint: this.options.replayLint,
+        flows: server.flowStore ?? new MemoryFlowStore(server.maxTrackedFlows),
+        flowTtlMs: requestState.requestStateLifetime * 1000,
       },
     });
   }
@@ -107,7 +86,7 @@ export class McpApplication {
 
   /** Whether the requestState key is ephemeral (no `requestStateKey` configured). */
   get hasEphemeralStateKey(): boolean {
-    return this.options.requestStateKey === undefined;
+    return this.requestState.requestStateKey === undefined;
   }
 
   /** Whether exactly-once records are per process (no shared `flowStore` configured). */

@@ -1,16 +1,32 @@
-/** Configuration modules: frozen, validated options registered under a token at bootstrap. */
+/** Configuration modules (DESIGN D9): frozen, validated options registered under a token at bootstrap. */
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 
 export interface ConfigModule<T = unknown> {
   readonly token: InjectionToken<T>;
   readonly options: Readonly<T>;
+  /** Modules this one is composed of (each registered with it), e.g. the requestState module of the server module. */
+  readonly parts?: readonly ConfigModule[];
   register(container: DependencyContainer): void;
 }
 
-export function defineModule<T extends object>(token: InjectionToken<T>, options: Readonly<T>): ConfigModule<T> {
+/** A module that registers `options` under `token`, then its `parts`. */
+export function defineModule<T extends object>(
+  token: InjectionToken<T>,
+  options: Readonly<T>,
+  parts: readonly ConfigModule[] = [],
+): ConfigModule<T> {
   return Object.freeze({
     token,
     options,
-    register: (c: DependencyContainer) => void c.register(token, { useValue: options }),
+    ...(parts.length ? { parts: Object.freeze([...parts]) } : {}),
+    register: (c: DependencyContainer) => {
+      c.register(token, { useValue: options });
+      for (const part of parts) part.register(c);
+    },
   });
+}
+
+/** Every token a module registers: its own, then its parts' (depth first). */
+export function moduleTokens(module: ConfigModule): InjectionToken<unknown>[] {
+  return [module.token, ...(module.parts ?? []).flatMap(moduleTokens)];
 }

@@ -16,10 +16,11 @@ import { FlowHold } from './flow-hold';
 import { openRound, type OpenedRound } from './flow-open';
 import { lowLevelRequests, sealLowLevel, sealPending } from './flow-seal';
 import { runLegacy } from './legacy-flow';
-import { replayProblems, reportReplayProblems, type ReplayLintMode } from './replay-lint';
+import { replayProblems, reportReplayProblems } from './replay-lint';
 import type { RequestIO } from './request-io';
 import type { RequestScope } from './request-scope';
 import type { ServerLogger } from './server-logger';
+import type { ContextServerOptions } from './server-options';
 import type { FlowStore, RequestStateCodec } from '../state';
 
 /** The slice of the requestState codec the engine uses. */
@@ -27,22 +28,18 @@ export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open'>;
 
 export type Outcome<T> = { kind: 'complete'; value: T } | { kind: 'input_required'; result: JsonObject };
 
-export interface EngineDeps {
+/** The engine's own options come whole from ContextServerOptions (one definition each); the rest are services. */
+export interface EngineDeps
+  extends Pick<
+    ContextServerOptions,
+    'legacyAskTimeoutMs' | 'maxReasks' | 'pauseMs' | 'legacyMaxInputRounds' | 'flowBusyWaitMs' | 'replayLint'
+  > {
   sealer: StateSealer;
   logger: ServerLogger;
-  legacyAskTimeoutMs: number;
-  maxReasks: number;
-  pauseMs: number;
-  /** Legacy: how many times a low-level handler's InputRequired is answered before the call fails. */
-  legacyMaxInputRounds: number;
   /** Exactly-once records of 2026 flows. */
   flows: FlowStore;
   /** How long a record outlives its last write: the requestState lifetime (ms). */
   flowTtlMs: number;
-  /** How long a round waits while another copy of the same flow runs (ms). */
-  flowBusyWaitMs: number;
-  /** The replay linter (see replay-lint.ts); the test kit switches it to 'error'. */
-  replayLint: ReplayLintMode;
 }
 
 export interface AskRun<T> {

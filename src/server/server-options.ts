@@ -8,6 +8,7 @@ import { DEFAULT_MAX_TRACKED_FLOWS } from '../state/memory-flow-store';
 import type { FlowStore } from '../state/flow-store';
 import { HasMethods, IsFunction } from '../config/option-rules';
 import { validateOptions } from '../config/validate-options';
+import type { ReplayLintMode } from './replay-lint';
 import type { ServerLogger } from './server-logger';
 
 export { CacheHintOptions };
@@ -70,7 +71,7 @@ export class ContextServerOptions extends RequestStateOptions {
    * an `@Effect()` outside `ctx.once` in them is reported. 'warn' logs (development), 'error' fails
    * the request (the test kit turns this on), 'off' (default) costs nothing.
    */
-  @IsIn(['off', 'warn', 'error']) replayLint: 'off' | 'warn' | 'error' = 'off';
+  @IsIn(['off', 'warn', 'error']) replayLint: ReplayLintMode = 'off';
   /** Server diagnostics (refusal reasons, warnings). Defaults to stderr. */
   @IsOptional() @HasMethods('warn', 'error') logger?: ServerLogger;
 }

@@ -4,7 +4,7 @@
  * key fails at start-up next to every other bad option.
  */
 import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
-import { validateOptions, type OptionProblem } from '../config/validate-options';
+import { knownOptionKeys, validateOptions, type OptionProblem } from '../config/validate-options';
 import { FrameworkError } from '../errors/framework-error';
 import { KeyRing } from './key-ring';
 import type { RequestStateKeyInput } from './key-material';
@@ -15,31 +15,27 @@ export class RequestStateOptions {
   @IsOptional()
   requestStateKey?: RequestStateKeyInput | RequestStateKeyInput[];
 
-  /** AES-256-GCM instead of HMAC-SHA256: hides the payload from the client. Default false. */
-  @IsOptional()
+  /** AES-256-GCM instead of HMAC-SHA256: hides the payload from the client. */
   @IsBoolean({ message: 'encryptRequestState must be true or false' })
-  encryptRequestState?: boolean;
+  encryptRequestState = false;
 
-  /** Seconds one round's state stays valid. Default 600. */
-  @IsOptional()
+  /** Seconds one round's state stays valid. */
   @IsInt({ message: 'requestStateLifetime must be a whole number of seconds (default 600)' })
   @Min(1, { message: 'requestStateLifetime must be at least 1 second' })
   @Max(86_400, { message: 'requestStateLifetime must be at most 86400 seconds (1 day); a round is a user answering a prompt' })
-  requestStateLifetime?: number;
+  requestStateLifetime = 600;
 
-  /** Seconds the whole multi-round flow may last, however often it is re-sealed. Default 3600. */
-  @IsOptional()
+  /** Seconds the whole multi-round flow may last, however often it is re-sealed. */
   @IsInt({ message: 'maxFlowLifetime must be a whole number of seconds (default 3600)' })
   @Min(1, { message: 'maxFlowLifetime must be at least 1 second' })
   @Max(604_800, { message: 'maxFlowLifetime must be at most 604800 seconds (7 days)' })
-  maxFlowLifetime?: number;
+  maxFlowLifetime = 3600;
 
-  /** Longest accepted token, in characters (= bytes: tokens are ASCII). Default 65536. */
-  @IsOptional()
+  /** Longest accepted token, in characters (= bytes: tokens are ASCII). */
   @IsInt({ message: 'maxRequestStateBytes must be a whole number of bytes (default 65536)' })
   @Min(1024, { message: 'maxRequestStateBytes must be at least 1024; the envelope alone needs a few hundred bytes' })
   @Max(4 * 1024 * 1024, { message: 'maxRequestStateBytes must be at most 4194304 (the request body limit)' })
-  maxRequestStateBytes?: number;
+  maxRequestStateBytes = 65_536;
 
   /** Who the state is for; two services sharing a key refuse each other's state. The server uses its name when absent. */
   @IsOptional()
@@ -48,10 +44,9 @@ export class RequestStateOptions {
   @MaxLength(256, { message: 'requestStateAudience must be at most 256 characters' })
   requestStateAudience?: string;
 
-  /** Refuse a second redemption of the same token. Default false. */
-  @IsOptional()
+  /** Refuse a second redemption of the same token. */
   @IsBoolean({ message: 'singleUseRequestState must be true or false' })
-  singleUseRequestState?: boolean;
+  singleUseRequestState = false;
 
   /** Where used token ids are kept; default is in memory (one instance only). */
   @IsOptional()
@@ -65,35 +60,20 @@ export class RequestStateOptions {
   singleUseStore?: SingleUseStore;
 }
 
-export interface ResolvedRequestStateOptions {
-  readonly keyRing: KeyRing;
-  readonly encryptRequestState: boolean;
-  readonly requestStateLifetime: number;
-  readonly maxFlowLifetime: number;
-  readonly maxRequestStateBytes: number;
-  readonly requestStateAudience: string | undefined;
-  readonly singleUseRequestState: boolean;
-  readonly singleUseStore: SingleUseStore | undefined;
-}
+/** What the codec runs on: the options with their defaults, the key parsed into a ring. */
+export type ResolvedRequestStateOptions = Readonly<Omit<RequestStateOptions, 'requestStateKey'>> & { readonly keyRing: KeyRing };
 
-export const REQUEST_STATE_DEFAULTS = Object.freeze({
-  encryptRequestState: false,
-  requestStateLifetime: 600,
-  maxFlowLifetime: 3600,
-  maxRequestStateBytes: 65_536,
-  singleUseRequestState: false,
-});
-
-const OPTION_NAMES = [
-  'requestStateKey',
-  'encryptRequestState',
-  'requestStateLifetime',
-  'maxFlowLifetime',
-  'maxRequestStateBytes',
-  'requestStateAudience',
-  'singleUseRequestState',
-  'singleUseStore',
-] as const;
+/** The defaults of the options that have one, read off the class (their one definition). */
+export const REQUEST_STATE_DEFAULTS = (() => {
+  const d = new RequestStateOptions();
+  return Object.freeze({
+    encryptRequestState: d.encryptRequestState,
+    requestStateLifetime: d.requestStateLifetime,
+    maxFlowLifetime: d.maxFlowLifetime,
+    maxRequestStateBytes: d.maxRequestStateBytes,
+    singleUseRequestState: d.singleUseRequestState,
+  });
+})();
 
 const resolvedOptions = new WeakSet<object>();
 
@@ -121,8 +101,8 @@ export function requestStateProblems(options: Readonly<RequestStateOptions>): Op
       problems.push(keyProblem(error));
     }
   }
-  const lifetime = options.requestStateLifetime ?? REQUEST_STATE_DEFAULTS.requestStateLifetime;
-  const flowLifetime = options.maxFlowLifetime ?? REQUEST_STATE_DEFAULTS.maxFlowLifetime;
+  const lifetime = options.requestStateLifetime;
+  const flowLifetime = options.maxFlowLifetime;
   if (Number.isInteger(lifetime) && Number.isInteger(flowLifetime) && flowLifetime < lifetime) {
     problems.push({ field: 'maxFlowLifetime', message: `${flowLifetime}s must be at least requestStateLifetime (${lifetime}s)` });
   }
@@ -141,21 +121,32 @@ export function resolveRequestStateOptions(
   input: Partial<RequestStateOptions> = {},
   deps: { random?: (n: number) => Buffer } = {},
 ): Readonly<ResolvedRequestStateOptions> {
-  const own: Record<string, unknown> = {};
-  for (const name of OPTION_NAMES) {
-    if (input[name] !== undefined) own[name] = input[name];
-  }
-  const options = validateOptions(RequestStateOptions, own, { label: 'requestState options', checks: requestStateProblems });
+  const options = validateRequestStateOptions(pickRequestStateOptions(input));
   const resolved: ResolvedRequestStateOptions = Object.freeze({
     keyRing: KeyRing.fromOption(options.requestStateKey, deps.random),
-    encryptRequestState: options.encryptRequestState ?? REQUEST_STATE_DEFAULTS.encryptRequestState,
-    requestStateLifetime: options.requestStateLifetime ?? REQUEST_STATE_DEFAULTS.requestStateLifetime,
-    maxFlowLifetime: options.maxFlowLifetime ?? REQUEST_STATE_DEFAULTS.maxFlowLifetime,
-    maxRequestStateBytes: options.maxRequestStateBytes ?? REQUEST_STATE_DEFAULTS.maxRequestStateBytes,
+    encryptRequestState: options.encryptRequestState,
+    requestStateLifetime: options.requestStateLifetime,
+    maxFlowLifetime: options.maxFlowLifetime,
+    maxRequestStateBytes: options.maxRequestStateBytes,
     requestStateAudience: options.requestStateAudience,
-    singleUseRequestState: options.singleUseRequestState ?? REQUEST_STATE_DEFAULTS.singleUseRequestState,
+    singleUseRequestState: options.singleUseRequestState,
     singleUseStore: options.singleUseStore,
   });
   resolvedOptions.add(resolved);
   return resolved;
+}
+
+/** Validates and freezes requestState options alone: unknown keys refused, every rule and cross-check applied. */
+export function validateRequestStateOptions(input: unknown): Readonly<RequestStateOptions> {
+  return validateOptions(RequestStateOptions, input, { label: 'requestState options', checks: requestStateProblems });
+}
+
+/** The requestState options among a larger set (the server's), the others left out. */
+export function pickRequestStateOptions(input: Partial<RequestStateOptions>): Partial<RequestStateOptions> {
+  const own: Record<string, unknown> = {};
+  for (const name of knownOptionKeys(RequestStateOptions)) {
+    const value = (input as Record<string, unknown>)[name];
+    if (value !== undefined) own[name] = value;
+  }
+  return own;
 }

@@ -8,7 +8,7 @@ test('src/index.ts exports exactly these runtime values', () => {
     'HeaderMismatchError', 'HttpOptions', 'HttpStatusError', 'InMemoryEventStore', 'InputRequests', 'InputRequired', 'InvalidParamsError', 'LEGACY_VERSIONS', 'MODERN_VERSION',
     'MaxInputRoundsError', 'McpApplication', 'MemoryClient', 'MemoryFlowStore', 'MethodNotFoundError', 'MissingCapabilityError',
     'MissingInputHandlerError', 'NotFoundError', 'PRINCIPAL', 'Prompt',
-    'ProtocolError', 'RequestTimeoutError', 'Resource', 'ResourceTemplate', 'SERVER_OPTIONS', 'ServerError', 'StateBag',
+    'ProtocolError', 'REQUEST_STATE_OPTIONS', 'RequestStateModule', 'RequestStateOptions', 'RequestTimeoutError', 'Resource', 'ResourceTemplate', 'SERVER_OPTIONS', 'ServerError', 'StateBag',
     'Subscription', 'TestClient', 'Tool', 'UnsupportedVersionError', 'applyElicitationDefaults', 'bothEras', 'callInfo', 'closeSseStream',
     'connectTestClient', 'container', 'createFetchHandler', 'createNodeHandler', 'defineModule', 'forEachEra',
     'inject', 'injectable', 'serveHttp', 'serveStdio', 'singleton',
