@@ -9,10 +9,10 @@ export class StdioOptions {
   @IsOptional() @HasMethods('on') input?: Readable;
   /** Where messages go (default process.stdout). */
   @IsOptional() @HasMethods('write') output?: Writable;
-  /** Largest frame accepted (bytes); a longer line is refused and skipped. Default 10 MiB. */
-  @IsOptional() @IsInt() @Min(1024) maxFrameBytes?: number;
-  /** Send every printing console method to stderr so nothing but MCP reaches stdout. Default true. */
-  @IsOptional() @IsBoolean() redirectConsole?: boolean;
+  /** Largest frame accepted (bytes); a longer line is refused and skipped. */
+  @IsInt() @Min(1024) maxFrameBytes = 10 * 1024 * 1024;
+  /** Send every printing console method to stderr so nothing but MCP reaches stdout. */
+  @IsBoolean() redirectConsole = true;
 }
 
 export function validateStdioOptions(input: Partial<StdioOptions> = {}): Readonly<StdioOptions> {

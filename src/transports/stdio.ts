@@ -21,7 +21,7 @@ export async function serveStdio(app: EndpointHost, init: Partial<StdioOptions> 
   const options = validateStdioOptions(init);
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  if (options.redirectConsole !== false && output === process.stdout) redirectConsoleToStderr();
+  if (options.redirectConsole && output === process.stdout) redirectConsoleToStderr();
   const principal = await app.endpoint.settings.authenticate?.({ transport: 'stdio', env: process.env });
   const connection = new MessageConnection(
     app.endpoint,
@@ -29,7 +29,7 @@ export async function serveStdio(app: EndpointHost, init: Partial<StdioOptions> 
     { principal },
   );
   const splitter = new LineSplitter(
-    options.maxFrameBytes ?? 10 * 1024 * 1024,
+    options.maxFrameBytes,
     (line) => connection.receiveText(line),
     () => output.write(JSON.stringify(failure(null, ErrorCode.InvalidRequest, 'Frame too large')) + '\n'),
     // As on HTTP: invalid bytes are a parse error, never U+FFFD handed to a tool.
