@@ -8,3 +8,5 @@ export { RedisFlowStore } from './redis-flow-store';
 export { RedisSingleUseStore } from './redis-single-use-store';
 export { RedisLeaseCounter } from './redis-lease-counter';
 export { RedisTokenBucket } from './redis-token-bucket';
+export { RedisNotificationBus } from './redis-notification-bus';
+export { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store';
