@@ -4,6 +4,7 @@
  */
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { FrameworkError } from '../errors/framework-error';
+import { assertSingleLibraryCopies } from './library-copies';
 import type { ContextServerOptions } from '../server/server-options';
 import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
@@ -40,6 +41,7 @@ export class McpApplication {
 
   private constructor(input: ApplicationOptions) {
     assertReflectMetadata();
+    assertSingleLibraryCopies();
     const options = validateOptions(ApplicationOptions, input, { label: 'ApplicationOptions' });
     this.container = (options.container ?? rootContainer).createChildContainer();
     const { server, requestState } = registerModules(this.container, options.modules ?? []);

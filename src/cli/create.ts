@@ -102,9 +102,9 @@ export function projectPackageJson(name: string, transport: Transport, pkg: OwnP
     },
     dependencies: {
       onemodelcontext: framework,
-      'reflect-metadata': ours(pkg.dependencies, 'reflect-metadata'),
+      'reflect-metadata': ours(pkg.devDependencies, 'reflect-metadata'),
       // Same version as the framework's, so both share one metadata store for the DTO decorators.
-      'class-validator': ours(pkg.dependencies, 'class-validator'),
+      'class-validator': ours(pkg.devDependencies, 'class-validator'),
     },
     devDependencies: Object.fromEntries(
       ['@types/jest', '@types/node', 'jest', 'ts-jest', 'typescript'].map((dep) => [dep, ours(pkg.devDependencies, dep)]),

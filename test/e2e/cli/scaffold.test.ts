@@ -62,6 +62,9 @@ test('create --from → tsc → jest → add tool, add resource-template → jes
   expect(created).toMatch(/create vendor\/onemodelcontext-[\d.]+\.tgz/);
   expect(created).toMatch(/installing dependencies \(npm install\)…[\s\S]*done installing dependencies/);
   expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).dependencies.onemodelcontext).toMatch(/^file:vendor\//);
+  // The app's reflect-metadata and class-validator, and the peers npm added for the framework, are one copy each.
+  const oneCopy = "const f=require('path').dirname(require.resolve('onemodelcontext'));console.log(['reflect-metadata','class-validator','class-transformer','tsyringe'].every((d)=>require.resolve(d)===require.resolve(d,{paths:[f]})))";
+  expect(run(process.execPath, ['-e', oneCopy], project).trim()).toBe('true');
   run(npx, ['tsc', '--noEmit'], project);
   expect(passedTests(project)).toEqual(expect.arrayContaining([expect.stringMatching(/^hello tool is listed/), expect.stringMatching(/^echo tool sends the text back/)]));
 

@@ -2,7 +2,7 @@
  * Issue 13, entry points: an app with neither express nor fastify installed compiles against the
  * built package without skipLibCheck (the adapters live on subpaths), and the subpaths load from
  * CommonJS and ESM. The consumer gets a node_modules of its own holding only what a user installs:
- * this package (package.json + dist) and its dependencies — not our devDependencies.
+ * this package (package.json + dist), its dependencies and peer dependencies — not our devDependencies.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,8 @@ beforeAll(() => {
   mkdirSync(pkg, { recursive: true });
   cpSync(join(repo, 'package.json'), join(pkg, 'package.json'));
   cpSync(join(repo, 'dist'), join(pkg, 'dist'), { recursive: true });
-  const deps = Object.keys((require(join(repo, 'package.json')) as { dependencies: Record<string, string> }).dependencies);
+  const manifest = require(join(repo, 'package.json')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+  const deps = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)];
   for (const dep of [...deps, '@types/node']) {
     mkdirSync(join(modules, dep, '..'), { recursive: true });
     symlinkSync(join(repo, 'node_modules', dep), join(modules, dep), 'dir');

@@ -31,8 +31,8 @@ describe('create', () => {
     expect(pkg.name).toBe('my-server');
     expect(pkg.dependencies).toEqual({
       onemodelcontext: `^${ours.version}`,
-      'reflect-metadata': ours.dependencies['reflect-metadata'],
-      'class-validator': ours.dependencies['class-validator'],
+      'reflect-metadata': ours.devDependencies['reflect-metadata'],
+      'class-validator': ours.devDependencies['class-validator'],
     });
     expect(pkg.devDependencies).toEqual({
       '@types/jest': '30.0.0',

@@ -1,0 +1,53 @@
+/**
+ * Start-up check: one copy of each library whose module state the framework shares with the app.
+ * A second copy of tsyringe or class-transformer keeps its own registry, so the app's
+ * `@injectable()` or `@Type()` would be invisible to the framework (and two copies of the others
+ * split their metadata the same way). They are peer dependencies for that reason; this check names
+ * the problem when an install still ends up with two copies loaded.
+ */
+import { sep } from 'node:path';
+import { FrameworkError } from '../errors/framework-error';
+
+export const SHARED_LIBRARIES: readonly string[] = Object.freeze([
+  'onemodelcontext',
+  'reflect-metadata',
+  'class-validator',
+  'class-transformer',
+  'tsyringe',
+]);
+
+/** The package folder of every loaded copy of `library`, read from loaded module file names. */
+export function loadedCopies(library: string, files: Iterable<string>): string[] {
+  const marker = `${sep}node_modules${sep}${library}${sep}`;
+  const roots = new Set<string>();
+  for (const file of files) {
+    const at = file.lastIndexOf(marker);
+    if (at >= 0) roots.add(file.slice(0, at + marker.length - 1));
+  }
+  return [...roots].sort();
+}
+
+/** The message for the first library loaded twice, or undefined. */
+export function duplicateLibraryProblem(files: readonly string[]): string | undefined {
+  for (const library of SHARED_LIBRARIES) {
+    const copies = loadedCopies(library, files);
+    if (copies.length < 2) continue;
+    return (
+      `${copies.length} copies of ${library} are loaded:\n${copies.map((c) => `  ${c}`).join('\n')}\n` +
+      `Each keeps its own registry, so what your code registers with one is invisible to onemodelcontext. ` +
+      `Install one copy: give your package.json a version that satisfies onemodelcontext's peer range ` +
+      `(npm ls ${library} shows who asks for which), then reinstall or run \`npm dedupe\`.`
+    );
+  }
+  return undefined;
+}
+
+/** CommonJS modules loaded so far (ESM imports of a library are not visible here; the check then finds nothing). */
+function loadedModuleFiles(): string[] {
+  return typeof require === 'function' && require.cache ? Object.keys(require.cache) : [];
+}
+
+export function assertSingleLibraryCopies(files: readonly string[] = loadedModuleFiles()): void {
+  const problem = duplicateLibraryProblem(files);
+  if (problem) throw new FrameworkError('OMC_DUPLICATE_LIBRARY', problem);
+}
