@@ -2,7 +2,7 @@
  * Issue 13, entry points: an app with neither express nor fastify installed compiles against the
  * built package without skipLibCheck (the adapters live on subpaths), and the subpaths load from
  * CommonJS and ESM. The consumer gets a node_modules of its own holding only what a user installs:
- * this package (package.json + dist), its dependencies and peer dependencies — not our devDependencies.
+ * this package (package.json + dist), its dependencies and required peers — not our devDependencies.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -21,8 +21,14 @@ beforeAll(() => {
   mkdirSync(pkg, { recursive: true });
   cpSync(join(repo, 'package.json'), join(pkg, 'package.json'));
   cpSync(join(repo, 'dist'), join(pkg, 'dist'), { recursive: true });
-  const manifest = require(join(repo, 'package.json')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
-  const deps = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)];
+  const manifest = require(join(repo, 'package.json')) as {
+    dependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  };
+  // What npm installs for a user: dependencies and the required peers (not optional ones like redis).
+  const peers = Object.keys(manifest.peerDependencies).filter((p) => !manifest.peerDependenciesMeta?.[p]?.optional);
+  const deps = [...Object.keys(manifest.dependencies), ...peers];
   for (const dep of [...deps, '@types/node']) {
     mkdirSync(join(modules, dep, '..'), { recursive: true });
     symlinkSync(join(repo, 'node_modules', dep), join(modules, dep), 'dir');

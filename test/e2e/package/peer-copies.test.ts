@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const repo = join(__dirname, '..', '..', '..');
-const manifest = require(join(repo, 'package.json')) as { peerDependencies: Record<string, string> };
-const PEERS = Object.keys(manifest.peerDependencies);
+const manifest = require(join(repo, 'package.json')) as { peerDependencies: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+/** The required peers (optional ones, like redis for the Redis store, are not shared with every app). */
+const PEERS = Object.keys(manifest.peerDependencies).filter((p) => !manifest.peerDependenciesMeta?.[p]?.optional);
 let app: string;
 
 beforeAll(() => {
