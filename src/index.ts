@@ -93,18 +93,8 @@ export { applyElicitationDefaults } from './client/elicitation-defaults';
 export type { HttpTarget } from './client/http/http-transport';
 export type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from './client/transport';
 export type { StdioTarget } from './client/stdio-transport';
-export type {
-  Tool as ToolInfo,
-  Prompt as PromptInfo,
-  Resource as ResourceInfo,
-  ResourceTemplate as ResourceTemplateInfo,
-  Page,
-  ListenFilter,
-  ChangeNotification,
-  ServerDescription,
-  CompleteRequest,
-  CompleteResult,
-} from './client/wire-types';
+export type { Page } from './client/page';
+export type { ServerDescription } from './client/server-description';
 
 // Errors and protocol
 export { ProtocolError } from './errors/protocol-error';
@@ -113,3 +103,13 @@ export { FrameworkError, type FrameworkErrorCode } from './errors/framework-erro
 export { ErrorCode } from './protocol/error-codes';
 export { MODERN_VERSION, LEGACY_VERSIONS } from './protocol/versions';
 export type * from './protocol/types';
+// The list entries are named …Info here: Tool, Prompt, Resource and ResourceTemplate are the decorators.
+export type {
+  Tool as ToolInfo,
+  PromptArgument,
+  Prompt as PromptInfo,
+  Resource as ResourceInfo,
+  ResourceTemplate as ResourceTemplateInfo,
+} from './protocol/listings';
+export type { CompletionReference, CompleteRequest, CompleteResult } from './protocol/completion';
+export type { ListenFilter, ChangeNotification } from './protocol/listen';

@@ -7,6 +7,9 @@ import type { EndpointHost } from '../server/server-endpoint';
 import type { Principal } from '../context/principal';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { LogLevel } from '../protocol/meta';
+import type { CompleteRequest, CompleteResult } from '../protocol/completion';
+import type { ListenFilter } from '../protocol/listen';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/listings';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../protocol/types';
 import type { Era } from '../protocol/versions';
 import { recordCallInfo } from './call-info';
@@ -20,7 +23,8 @@ import { resolveClientOptions, type ContextClientInit, type ContextClientOptions
 import { StdioTransport, type StdioTarget } from './stdio-transport';
 import { listen, type Subscription } from './subscription';
 import type { ClientTransport } from './transport';
-import type { CompleteRequest, CompleteResult, ListenFilter, Page, Prompt, Resource, ResourceTemplate, ServerDescription, Tool } from './wire-types';
+import type { Page } from './page';
+import type { ServerDescription } from './server-description';
 
 export type AppTarget = { app: EndpointHost; principal?: Principal };
 /** Any ClientTransport (a custom wire, or a fake in tests). */
@@ -108,17 +112,17 @@ export class ContextClient {
   async callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
     // Modern HTTP mirrors x-mcp-header arguments into headers: learn the tool's declarations first.
     if (this.era === 'modern' && this.transport.kind === 'http' && !this.session.catalog.knows(name)) await this.listTools(options);
-    return (await this.inputCall('tools/call', { name, arguments: args }, options)) as unknown as CallToolResult;
+    return (await this.inputCall('tools/call', { name, arguments: args }, options)) as CallToolResult;
   }
   async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
-    return (await this.inputCall('prompts/get', { name, arguments: args }, options)) as unknown as GetPromptResult;
+    return (await this.inputCall('prompts/get', { name, arguments: args }, options)) as GetPromptResult;
   }
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return (await this.inputCall('resources/read', { uri }, options)) as unknown as ReadResourceResult;
+    return (await this.inputCall('resources/read', { uri }, options)) as ReadResourceResult;
   }
 
   async complete(request: CompleteRequest, options?: RequestOptions): Promise<CompleteResult> {
-    const result = await this.session.exchange('completion/complete', request as unknown as JsonObject, options);
+    const result = await this.session.exchange('completion/complete', request, options);
     return (result.completion ?? { values: [] }) as CompleteResult;
   }
 

@@ -25,7 +25,7 @@ export async function answerInput(handlers: InputHandlers, method: string, param
     case 'sampling/createMessage': {
       const handler = handlers.sampling;
       if (!handler) throw new MissingInputHandlerError(method, 'sampling', ctx.key);
-      return asObject(await handler(params as unknown as CreateMessageParams, ctx));
+      return asObject(await handler(params as CreateMessageParams, ctx));
     }
     case 'roots/list': {
       const handler = handlers.roots;

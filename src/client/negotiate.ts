@@ -10,7 +10,7 @@ import { isLegacyVersion, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION
 import { HttpStatusError } from './errors';
 import { RequestTimeoutError, type ClientSession } from './client-session';
 import { HeaderMismatchError, MethodNotFoundError, MissingCapabilityError, UnsupportedVersionError } from './server-errors';
-import type { ServerDescription } from './wire-types';
+import type { ServerDescription } from './server-description';
 
 export async function negotiate(session: ClientSession): Promise<ServerDescription> {
   const pinned = session.options.protocolVersion;

@@ -3,10 +3,10 @@
  * it aborts the stream on HTTP, or sends notifications/cancelled on stdio); legacy filters the
  * session's unsolicited notifications and subscribes resources with `resources/subscribe`.
  */
-import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc';
+import type { JsonRpcNotification } from '../protocol/jsonrpc';
 import { AsyncQueue } from './async-queue';
 import type { ClientSession } from './client-session';
-import type { ChangeNotification, ListenFilter } from './wire-types';
+import type { ChangeNotification, ListenFilter } from '../protocol/listen';
 
 export class Subscription extends AsyncQueue<ChangeNotification> {
   /** The filter the server honoured (2026 acknowledgement; legacy echoes the request). */
@@ -45,7 +45,7 @@ function listenModern(session: ClientSession, filter: ListenFilter, signal?: Abo
     } else sub.push({ method: n.method, params: n.params });
   };
   session
-    .exchange('subscriptions/listen', { notifications: filter as JsonObject }, { signal: controller.signal, timeoutMs: 0, onNotification })
+    .exchange('subscriptions/listen', { notifications: filter }, { signal: controller.signal, timeoutMs: 0, onNotification })
     .then(() => sub.end())
     .catch((e: unknown) => (controller.signal.aborted ? sub.end() : sub.end(e)));
   return sub;

@@ -5,7 +5,7 @@
 import { FrameworkError } from '../errors/framework-error';
 import { readHeaderParams, type HeaderParam } from '../protocol/mcp-header';
 import type { JsonObject } from '../protocol/jsonrpc';
-import type { Tool } from './wire-types';
+import type { Tool } from '../protocol/listings';
 
 export class ToolCatalog {
   private readonly headerParams = new Map<string, readonly HeaderParam[]>();

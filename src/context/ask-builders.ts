@@ -123,7 +123,7 @@ export function sampleAsk(request: SampleRequest | string, options: AskOptions =
     kind: 'sampling',
     key: options.key,
     timeoutMs: options.timeoutMs,
-    request: { method: 'sampling/createMessage', params: params as unknown as JsonObject },
+    request: { method: 'sampling/createMessage', params: params },
     requires: needsTools ? { sampling: { tools: {} } } : { sampling: {} },
     supportedBy: needsTools ? Capabilities.samplingTools : Capabilities.sampling,
     decode: (response) => {
@@ -131,7 +131,7 @@ export function sampleAsk(request: SampleRequest | string, options: AskOptions =
         return { ok: false, reason: 'not a CreateMessageResult' };
       }
       const kept = pick(response, ['role', 'content', 'model', 'stopReason']);
-      return { ok: true, value: kept as unknown as CreateMessageResult, kept };
+      return { ok: true, value: kept as CreateMessageResult, kept };
     },
   };
 }

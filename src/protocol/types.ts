@@ -1,32 +1,35 @@
-/** Wire shapes used by the dispatcher (a subset of the MCP schema, both eras). */
+/**
+ * Wire shapes of the MCP schema (a subset, both eras), shared by server and client. They are type
+ * aliases, not interfaces, so each is a plain JSON object (assignable to `JsonObject`) without casts.
+ */
 import type { JsonObject } from './jsonrpc';
 
-export interface Implementation {
+export type Implementation = {
   name: string;
   version: string;
   title?: string;
   description?: string;
   websiteUrl?: string;
   icons?: Icon[];
-}
+};
 
-export interface Icon {
+export type Icon = {
   src: string;
   mimeType?: string;
   sizes?: string[];
   theme?: 'light' | 'dark';
-}
+};
 
-export interface ClientCapabilities {
+export type ClientCapabilities = {
   experimental?: JsonObject;
   roots?: { listChanged?: boolean };
   sampling?: { context?: JsonObject; tools?: JsonObject };
   elicitation?: { form?: JsonObject; url?: JsonObject };
   extensions?: JsonObject;
   tasks?: JsonObject;
-}
+};
 
-export interface ServerCapabilities {
+export type ServerCapabilities = {
   experimental?: JsonObject;
   logging?: JsonObject;
   completions?: JsonObject;
@@ -34,13 +37,13 @@ export interface ServerCapabilities {
   resources?: { subscribe?: boolean; listChanged?: boolean };
   tools?: { listChanged?: boolean };
   extensions?: JsonObject;
-}
+};
 
-export interface Annotations {
+export type Annotations = {
   audience?: ('user' | 'assistant')[];
   priority?: number;
   lastModified?: string;
-}
+};
 
 export type TextContent = { type: 'text'; text: string; annotations?: Annotations; _meta?: JsonObject };
 export type ImageContent = { type: 'image'; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject };
@@ -61,49 +64,49 @@ export type ResourceLink = {
 };
 export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
 
-export interface CallToolResult {
+export type CallToolResult = {
   content: ContentBlock[];
   structuredContent?: unknown;
   isError?: boolean;
   _meta?: JsonObject;
-}
+};
 
-export interface PromptMessage {
+export type PromptMessage = {
   role: 'user' | 'assistant';
   content: ContentBlock;
-}
+};
 
-export interface GetPromptResult {
+export type GetPromptResult = {
   description?: string;
   messages: PromptMessage[];
   _meta?: JsonObject;
-}
+};
 
-export interface ReadResourceResult {
+export type ReadResourceResult = {
   contents: ResourceContents[];
   _meta?: JsonObject;
-}
+};
 
-export interface ToolAnnotations {
+export type ToolAnnotations = {
   title?: string;
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
   idempotentHint?: boolean;
   openWorldHint?: boolean;
-}
+};
 
 export type SamplingContent = TextContent | ImageContent | AudioContent | JsonObject;
-export interface SamplingMessage {
+export type SamplingMessage = {
   role: 'user' | 'assistant';
   content: SamplingContent | SamplingContent[];
-}
-export interface ModelPreferences {
+};
+export type ModelPreferences = {
   hints?: { name?: string }[];
   costPriority?: number;
   speedPriority?: number;
   intelligencePriority?: number;
-}
-export interface CreateMessageParams {
+};
+export type CreateMessageParams = {
   messages: SamplingMessage[];
   maxTokens: number;
   systemPrompt?: string;
@@ -114,28 +117,28 @@ export interface CreateMessageParams {
   includeContext?: 'none' | 'thisServer' | 'allServers';
   tools?: JsonObject[];
   toolChoice?: { mode: 'auto' | 'required' | 'none' };
-}
-export interface CreateMessageResult {
+};
+export type CreateMessageResult = {
   role: 'assistant';
   content: SamplingContent | SamplingContent[];
   model: string;
   stopReason?: string;
   _meta?: JsonObject;
-}
-export interface Root {
+};
+export type Root = {
   uri: string;
   name?: string;
   _meta?: JsonObject;
-}
+};
 export type ElicitAction = 'accept' | 'decline' | 'cancel';
-export interface ElicitResult {
+export type ElicitResult = {
   action: ElicitAction;
   content?: Record<string, string | number | boolean | string[]>;
   _meta?: JsonObject;
-}
+};
 
 /** An embedded input request of a 2026 `input_required` result (no jsonrpc, no id). */
-export interface InputRequest {
+export type InputRequest = {
   method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
   params: JsonObject;
-}
+};

@@ -1,5 +1,7 @@
 /** Frozen definitions the dispatcher serves. Built once at bootstrap (or on run-time add). */
+import type { CompletionReference } from '../protocol/completion';
 import type { JsonObject } from '../protocol/jsonrpc';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/listings';
 import type { CacheHints } from '../metadata/options';
 import type { UriTemplate } from './uri-template';
 
@@ -10,17 +12,17 @@ export type HandlerSource =
   | { kind: 'method'; cls: Function; method: string; paramTypes: readonly Function[] }
   | { kind: 'function'; fn: (input: unknown, ctx: never) => unknown };
 
-interface Common {
+interface Common<Entry extends JsonObject> {
   /** `Class.method` (or `name` for run-time registrations): for error messages. */
   readonly owner: string;
   readonly source: HandlerSource;
   /** The listing entry as sent on the wire (modern shape; legacy is down-converted). */
-  readonly descriptor: Readonly<JsonObject>;
+  readonly descriptor: Readonly<Entry>;
   /** The forms the handler declared for `ctx.elicit`, each checked at bootstrap. */
   readonly forms: ReadonlySet<Function>;
 }
 
-export interface ToolDefinition extends Common {
+export interface ToolDefinition extends Common<Tool> {
   readonly kind: 'tool';
   readonly name: string;
   readonly inputSchema: Readonly<JsonObject>;
@@ -30,20 +32,20 @@ export interface ToolDefinition extends Common {
   readonly validate: (args: unknown) => InputValidation;
 }
 
-export interface PromptDefinition extends Common {
+export interface PromptDefinition extends Common<Prompt> {
   readonly kind: 'prompt';
   readonly name: string;
   readonly validate: (args: unknown) => InputValidation;
 }
 
-export interface ResourceDefinition extends Common {
+export interface ResourceDefinition extends Common<Resource> {
   readonly kind: 'resource';
   readonly uri: string;
   readonly mimeType?: string;
   readonly cache?: CacheHints;
 }
 
-export interface ResourceTemplateDefinition extends Common {
+export interface ResourceTemplateDefinition extends Common<ResourceTemplate> {
   readonly kind: 'resourceTemplate';
   readonly uriTemplate: string;
   readonly template: UriTemplate;
@@ -53,7 +55,7 @@ export interface ResourceTemplateDefinition extends Common {
 
 export interface CompletionDefinition {
   readonly kind: 'completion';
-  readonly ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+  readonly ref: CompletionReference;
   readonly argument: string;
   readonly owner: string;
   readonly source: HandlerSource;

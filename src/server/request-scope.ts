@@ -43,7 +43,7 @@ export function readModernEnvelope(params: JsonObject | undefined, envelope: Env
     era: 'modern',
     protocolVersion: MODERN_VERSION,
     clientCapabilities: caps as ClientCapabilities,
-    clientInfo: isRecord(info) ? (info as unknown as Implementation) : undefined,
+    clientInfo: isRecord(info) ? (info as Implementation) : undefined,
     logLevel: level as LogLevel | undefined,
     progressToken: progressTokenOf(params),
   };

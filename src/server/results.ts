@@ -21,7 +21,7 @@ function isContentBlock(v: unknown): v is ContentBlock {
 }
 
 export function toolResult(def: ToolDefinition, value: unknown): CallToolResult {
-  if (isRecord(value) && Array.isArray(value.content)) return value as unknown as CallToolResult;
+  if (isRecord(value) && Array.isArray(value.content)) return value as CallToolResult;
   if (def.outputSchema !== undefined) {
     // Every return value of a tool that declares its output is structured (strings and nothing too),
     // with the serialized JSON beside it as text, as the spec recommends for older clients.
@@ -51,7 +51,7 @@ export function toolError(message: string): CallToolResult {
 }
 
 export function promptResult(value: unknown): GetPromptResult {
-  if (isRecord(value) && Array.isArray(value.messages)) return value as unknown as GetPromptResult;
+  if (isRecord(value) && Array.isArray(value.messages)) return value as GetPromptResult;
   if (typeof value === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: value } }] };
   if (Array.isArray(value)) {
     return {
@@ -77,7 +77,7 @@ export function resourceResult(
     }
     throw ProtocolError.internal('Resource handler returned an unsupported value');
   };
-  if (isRecord(value) && Array.isArray(value.contents)) return value as unknown as ReadResourceResult;
+  if (isRecord(value) && Array.isArray(value.contents)) return value as ReadResourceResult;
   const contents = Array.isArray(value) ? value.map(one) : [one(value)];
   if (contents.length === 0) throw ProtocolError.internal('Resource handler returned no contents');
   return { contents };

@@ -4,6 +4,7 @@
  */
 import { ProtocolError } from '../errors/protocol-error';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc';
+import type { ListenFilter } from '../protocol/listen';
 import { Meta } from '../protocol/meta';
 import type { Implementation } from '../protocol/types';
 import type { Registry, RegistryEvent } from '../registry/registry';
@@ -17,21 +18,14 @@ export interface Subscription {
   close(): JsonRpcResponse;
 }
 
-interface Filter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
-}
-
 /** `notifications` is required by the 2026-07-28 schema (SubscriptionsListenRequestParams). */
-function readFilter(params: JsonObject | undefined, maxUriLength: number): Filter {
+function readFilter(params: JsonObject | undefined, maxUriLength: number): ListenFilter {
   const n = params?.notifications;
   if (typeof n !== 'object' || n === null || Array.isArray(n)) {
     throw ProtocolError.invalidParams('subscriptions/listen: params.notifications must be an object (the filter of notifications wanted)');
   }
   const f = n as JsonObject;
-  const out: Filter = {};
+  const out: ListenFilter = {};
   if (f.toolsListChanged === true) out.toolsListChanged = true;
   if (f.promptsListChanged === true) out.promptsListChanged = true;
   if (f.resourcesListChanged === true) out.resourcesListChanged = true;
@@ -65,7 +59,7 @@ export function openSubscription(
   const ack: JsonRpcNotification = {
     jsonrpc: '2.0',
     method: 'notifications/subscriptions/acknowledged',
-    params: { _meta: tag, notifications: filter as JsonObject },
+    params: { _meta: tag, notifications: filter },
   };
   const wants = (e: RegistryEvent): string | undefined => {
     if (e.type === 'listChanged') {

@@ -61,7 +61,7 @@ export class TestClient {
     const handlers: ContextClientInit = {};
     if (declare.includes('elicitation')) handlers.elicitation = async (p, c) => (await ask('elicitation', p, c)) as ElicitResult;
     if (declare.includes('urlElicitation')) handlers.urlElicitation = async (p, c) => (await ask('urlElicitation', p, c)) as ElicitResult;
-    if (declare.includes('sampling')) handlers.sampling = async (p, c) => (await ask('sampling', p as unknown as JsonObject, c)) as CreateMessageResult;
+    if (declare.includes('sampling')) handlers.sampling = async (p, c) => (await ask('sampling', p, c)) as CreateMessageResult;
     if (declare.includes('roots')) handlers.roots = async (c) => (await ask('roots', {}, c)) as Root[] | { roots: Root[] };
     const clientTarget: ClientTarget = target instanceof McpApplication ? { app: target } : target;
     const client = await ContextClient.connect(clientTarget, { clientInfo: { name: 'onemodelcontext-test-client', version: '0.1.0' }, ...rest, ...handlers, protocolVersion: era });

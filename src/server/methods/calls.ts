@@ -12,7 +12,6 @@ function endIfInputRequired(value: unknown): unknown {
   return value;
 }
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
-import type { GetPromptResult, ReadResourceResult } from '../../protocol/types';
 import type { LegacyVersion } from '../../protocol/versions';
 import { runWithAsks, type Outcome } from '../ask-engine';
 import { legacyPromptResult, legacyReadResult, legacyToolResult } from '../legacy-results';
@@ -49,15 +48,15 @@ function argumentsOf(params: JsonObject, method: string): unknown {
  * logged with its stack and becomes -32603 (a framework error keeps its message, which is
  * written for developers; a stack never crosses the wire).
  */
-async function invokeStrict(
+async function invokeStrict<T extends JsonObject>(
   core: ServerCore,
   def: { source: HandlerSource; owner: string },
   input: unknown,
   ctx: Context,
-  shape: (value: unknown) => JsonObject,
+  shape: (value: unknown) => T,
   refuse: (e: NotFoundError | InvalidParamsError) => ProtocolError,
   scope: RequestScope,
-): Promise<JsonObject> {
+): Promise<T> {
   try {
     return shape(endIfInputRequired(await core.invoker.invoke(def.source, input, ctx)));
   } catch (e) {
@@ -87,7 +86,7 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
   if (!def) throw ProtocolError.invalidParams(`Unknown tool: ${toolName}`);
   const checked = def.validate(argumentsOf(params, 'tools/call'));
   if (!checked.ok) {
-    return { kind: 'complete', value: toolError(`Invalid arguments for tool ${toolName}: ${checked.errors.join('; ')}`) as unknown as JsonObject };
+    return { kind: 'complete', value: toolError(`Invalid arguments for tool ${toolName}: ${checked.errors.join('; ')}`) };
   }
   const outcome = await runWithAsks(core.engine, {
     method: 'tools/call',
@@ -113,7 +112,7 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
     },
   });
   if (outcome.kind === 'complete' && scope.era === 'legacy') {
-    return { kind: 'complete', value: legacyToolResult(outcome.value, scope.protocolVersion as LegacyVersion, wrapsOutput(def.outputSchema)) as unknown as JsonObject };
+    return { kind: 'complete', value: legacyToolResult(outcome.value, scope.protocolVersion as LegacyVersion, wrapsOutput(def.outputSchema)) };
   }
   return outcome as Outcome<JsonObject>;
 }
@@ -132,13 +131,13 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
     scope,
     io,
     run: (asks, state, runIo) =>
-      invokeStrict(core, def, checked.value, makeContext(req, scope, runIo, asks, state, core.forms.gate(def)), (v) => promptResult(v) as unknown as JsonObject, (e) =>
+      invokeStrict(core, def, checked.value, makeContext(req, scope, runIo, asks, state, core.forms.gate(def)), (v) => promptResult(v), (e) =>
         ProtocolError.invalidParams(e.message, e.data), scope,
       ),
   });
   if (outcome.kind === 'complete' && scope.era === 'legacy') {
-    const shaped = legacyPromptResult(outcome.value as unknown as GetPromptResult, scope.protocolVersion as LegacyVersion);
-    return { kind: 'complete', value: shaped as unknown as JsonObject };
+    const shaped = legacyPromptResult(outcome.value, scope.protocolVersion as LegacyVersion);
+    return { kind: 'complete', value: shaped };
   }
   return outcome;
 }
@@ -160,13 +159,13 @@ export async function readResource(core: ServerCore, req: JsonRpcRequest, scope:
     scope,
     io,
     run: (asks, state, runIo) =>
-      invokeStrict(core, def, input, makeContext(req, scope, runIo, asks, state, core.forms.gate(def)), (v) => resourceResult(def, uri, v) as unknown as JsonObject, (e) =>
+      invokeStrict(core, def, input, makeContext(req, scope, runIo, asks, state, core.forms.gate(def)), (v) => resourceResult(def, uri, v), (e) =>
         e instanceof NotFoundError ? resourceNotFound(scope, uri, e.message, e.data) : ProtocolError.invalidParams(e.message, e.data), scope,
       ),
   });
   if (outcome.kind === 'complete' && scope.era === 'legacy') {
-    const shaped = legacyReadResult(outcome.value as unknown as ReadResourceResult, scope.protocolVersion as LegacyVersion);
-    return { kind: 'complete', value: shaped as unknown as JsonObject };
+    const shaped = legacyReadResult(outcome.value, scope.protocolVersion as LegacyVersion);
+    return { kind: 'complete', value: shaped };
   }
   return outcome;
 }

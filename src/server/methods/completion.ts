@@ -1,5 +1,6 @@
 /** completion/complete: values for a prompt argument or a resource-template variable (never asks). */
 import { ProtocolError } from '../../errors/protocol-error';
+import type { CompletionReference } from '../../protocol/completion';
 import type { JsonObject } from '../../protocol/jsonrpc';
 import { vetHandlerError } from '../handler-codes';
 import type { RequestScope } from '../request-scope';
@@ -18,7 +19,7 @@ export async function complete(core: ServerCore, params: JsonObject | undefined,
   if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
     throw ProtocolError.invalidParams('completion/complete needs ref and argument {name, value}');
   }
-  let key: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+  let key: CompletionReference;
   if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
     if (!core.registry.prompt(ref.name)) throw ProtocolError.invalidParams(`Unknown prompt: ${ref.name}`);
     key = { type: 'ref/prompt', name: ref.name };

@@ -22,7 +22,7 @@ function isRecord(v: unknown): v is JsonObject {
 export function initialize(core: ServerCore, session: LegacySession, params: JsonObject | undefined): JsonObject {
   session.protocolVersion = negotiateLegacyVersion(params?.protocolVersion);
   session.clientCapabilities = isRecord(params?.capabilities) ? (params.capabilities as ClientCapabilities) : {};
-  session.clientInfo = isRecord(params?.clientInfo) ? (params.clientInfo as unknown as Implementation) : undefined;
+  session.clientInfo = isRecord(params?.clientInfo) ? (params.clientInfo as Implementation) : undefined;
   const result: JsonObject = {
     protocolVersion: session.protocolVersion,
     capabilities: legacyServerCapabilities(core.capabilities.legacy, session.protocolVersion),
