@@ -1,8 +1,8 @@
 /**
  * The required fields of the 2026-07-28 `_meta` request envelope (digest §1.1), checked in the
  * order the spec gives. Pure. A missing field is -32602 with HTTP status 400 (digest §2), where
- * -32602 is otherwise 200: the status is decided where the fault is found (the server's reply to a
- * request; the HTTP transport for `subscriptions/listen`), not carried by the error.
+ * -32602 is otherwise 200: the server decides that status where it finds the fault (its reply
+ * carries it), and the error itself carries none.
  */
 import type { JsonObject } from './jsonrpc';
 import { Meta } from './meta';
