@@ -90,9 +90,8 @@ export {
 export { RequestTimeoutError } from './client/client-session';
 export { Subscription } from './client/subscription';
 export { applyElicitationDefaults } from './client/elicitation-defaults';
-export type { HttpTarget } from './client/http/http-transport';
+export type { HttpTarget, StdioTarget } from './client/targets';
 export type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from './client/transport';
-export type { StdioTarget } from './client/stdio-transport';
 export type { Page } from './client/page';
 export type { ServerDescription } from './client/server-description';
 

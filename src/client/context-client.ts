@@ -3,8 +3,6 @@
  * It negotiates the era, drives 2026 input rounds, answers legacy server requests with the same
  * handlers, and exposes the typed MCP surface.
  */
-import type { EndpointHost } from '../server/server-endpoint';
-import type { Principal } from '../context/principal';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { LogLevel } from '../protocol/meta';
 import type { CompleteRequest, CompleteResult } from '../protocol/completion';
@@ -14,22 +12,20 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../pro
 import type { Era } from '../protocol/versions';
 import { recordCallInfo } from './call-info';
 import { ClientSession } from './client-session';
-import { HttpTransport, type HttpTarget } from './http/http-transport';
+import { HttpTransport } from './http/http-transport';
 import { answerInputRound } from './input-handlers';
 import { MemoryTransport } from './memory-transport';
 import { driveInputRounds } from './mrtr-driver';
 import { discover, negotiate } from './negotiate';
 import { resolveClientOptions, type ContextClientInit, type ContextClientOptions, type ProgressCallback } from './options';
-import { StdioTransport, type StdioTarget } from './stdio-transport';
+import { StdioTransport } from './stdio-transport';
+import { validateTarget, type AppTarget, type ClientTarget, type TransportTarget } from './targets';
 import { listen, type Subscription } from './subscription';
 import type { ClientTransport } from './transport';
 import type { Page } from './page';
 import type { ServerDescription } from './server-description';
 
-export type AppTarget = { app: EndpointHost; principal?: Principal };
-/** Any ClientTransport (a custom wire, or a fake in tests). */
-export type TransportTarget = { transport: ClientTransport };
-export type ClientTarget = HttpTarget | StdioTarget | AppTarget | TransportTarget;
+export type { AppTarget, ClientTarget, TransportTarget };
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -211,9 +207,16 @@ export class ContextClient {
 }
 
 function createTransport(target: ClientTarget): ClientTransport {
-  if ('transport' in target) return target.transport;
-  if ('app' in target) return new MemoryTransport(target.app, target.principal);
-  if ('command' in target) return new StdioTransport(target);
-  return new HttpTransport(target);
+  const valid = validateTarget(target);
+  switch (valid.kind) {
+    case 'transport':
+      return valid.target.transport;
+    case 'app':
+      return new MemoryTransport(valid.target.app, valid.target.principal);
+    case 'stdio':
+      return new StdioTransport(valid.target);
+    case 'http':
+      return new HttpTransport(valid.target);
+  }
 }
 

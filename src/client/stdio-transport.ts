@@ -6,17 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { JsonRpcMessage } from '../protocol/jsonrpc';
 import { LineSplitter } from '../transports/line-splitter';
 import { StreamTransport } from './stream-transport';
-
-export interface StdioTarget {
-  command: string;
-  args?: string[];
-  env?: Record<string, string | undefined>;
-  cwd?: string;
-  /** `inherit` passes the server's stderr through; `collect` keeps it (see `stderrText`). Default inherit. */
-  stderr?: 'inherit' | 'collect' | 'ignore';
-  /** How long close() waits after ending stdin before SIGTERM (and again before SIGKILL). Default 2000. */
-  shutdownGraceMs?: number;
-}
+import type { StdioTarget } from './targets';
 
 const MAX_FRAME = 64 * 1024 * 1024;
 

@@ -7,14 +7,7 @@ import { decodeValue, type JsonRpcMessage, type JsonRpcNotification, type JsonRp
 import { HttpStatusError, transportError } from '../errors';
 import type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from '../transport';
 import { readEventStream, type StreamPosition } from './read-event-stream';
-
-export interface HttpTarget {
-  url: string;
-  /** Sent on every request (authorization, for example). */
-  headers?: Record<string, string>;
-  /** Replace fetch (proxies, tests). */
-  fetch?: typeof fetch;
-}
+import type { HttpTarget } from '../targets';
 
 interface Pending {
   resolve(reply: TransportReply): void;
