@@ -32,7 +32,7 @@ function readAction(response: unknown): ElicitAction | undefined {
 }
 
 export function elicitAsk<T extends object>(form: new () => T, message: string, options: AskOptions = {}): Ask<ElicitOutcome<T>> {
-  const requestedSchema = dtoToElicitationSchema(form) as unknown as JsonObject;
+  const requestedSchema: JsonObject = dtoToElicitationSchema(form);
   const validate = createDtoValidator(form);
   const fields = Object.keys((requestedSchema.properties as Record<string, unknown> | undefined) ?? {});
   return {

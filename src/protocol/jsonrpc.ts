@@ -4,33 +4,33 @@ import { ErrorCode } from './error-codes';
 export type RequestId = string | number;
 export type JsonObject = { [key: string]: unknown };
 
-export interface JsonRpcRequest {
+export type JsonRpcRequest = {
   jsonrpc: '2.0';
   id: RequestId;
   method: string;
   params?: JsonObject;
-}
-export interface JsonRpcNotification {
+};
+export type JsonRpcNotification = {
   jsonrpc: '2.0';
   method: string;
   params?: JsonObject;
-}
-export interface JsonRpcErrorObject {
+};
+export type JsonRpcErrorObject = {
   code: number;
   message: string;
   data?: unknown;
-}
-export interface JsonRpcSuccess {
+};
+export type JsonRpcSuccess = {
   jsonrpc: '2.0';
   id: RequestId;
   result: JsonObject;
-}
-export interface JsonRpcFailure {
+};
+export type JsonRpcFailure = {
   jsonrpc: '2.0';
   /** Absent or null when the request's id is unknown: see `unknownIdFor`. */
   id?: RequestId | null;
   error: JsonRpcErrorObject;
-}
+};
 export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
@@ -151,7 +151,7 @@ export function decodeValue(value: unknown): Decoded {
       }
     }
     if (id !== null && !validId(id)) return invalid(null, 'Invalid Response: bad id');
-    return { kind: 'response', message: value as unknown as JsonRpcResponse };
+    return { kind: 'response', message: value as JsonRpcResponse };
   }
   return invalid(echoId, 'Invalid Request: missing method');
 }

@@ -57,8 +57,8 @@ export interface ElicitationMultiSelect extends Annotated {
 }
 
 /** The `requestedSchema` of a form-mode `elicitation/create`: flat, primitives only. */
-export interface ElicitationSchema {
+export type ElicitationSchema = {
   readonly type: 'object';
   readonly properties: { readonly [name: string]: ElicitationPrimitive };
   readonly required?: readonly string[];
-}
+};
