@@ -1,21 +1,19 @@
 /**
  * Entry of the conformance server: `node build/conformance/server.js`. Listens on 127.0.0.1:$PORT
- * (default 3000) at /mcp, both eras on one endpoint; REQUEST_STATE_KEY seals requestState.
- * stdout gets one line once listening (scripts wait for it); diagnostics go to stderr.
+ * (default 3000) at /mcp, both eras on one endpoint; REQUEST_STATE_KEY seals requestState, and the
+ * other deployment variables (REDIS_URL, ALLOWED_HOSTS, SESSION_ID_PREFIX, READINESS_PATH) apply
+ * as in docs/deployment.md. stdout gets one line once listening (scripts wait for it); diagnostics
+ * go to stderr.
  */
 import 'reflect-metadata';
+import { httpOptionsFromEnv, readDeploymentEnv } from '../src/transports/http/deployment-env';
 import { serveHttp } from '../src/transports/http';
 import { createConformanceApp } from './app';
 
-function readPort(raw: string | undefined): number {
-  const port = Number(raw ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be an integer 0-65535, got ${raw}`);
-  return port;
-}
-
 async function main(): Promise<void> {
-  const app = createConformanceApp({ requestStateKey: process.env.REQUEST_STATE_KEY || undefined });
-  const handle = await serveHttp(app, { port: readPort(process.env.PORT), host: '127.0.0.1', path: '/mcp' });
+  const env = readDeploymentEnv(process.env);
+  const app = createConformanceApp({ requestStateKey: env.requestStateKey });
+  const handle = await serveHttp(app, httpOptionsFromEnv(env));
   process.stdout.write(`conformance server listening on ${handle.url}\n`);
   const stop = (): void => {
     void handle.close({ deadlineMs: 2000 }).then(() => process.exit(0));

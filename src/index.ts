@@ -20,6 +20,7 @@ export type {
 // Application and configuration
 export { McpApplication, type ApplicationOptions } from './app/application';
 export type { Provider, ProviderObject } from './app/providers';
+export { httpOptionsFromEnv, readDeploymentEnv, type DeploymentEnv } from './transports/http/deployment-env';
 export { defineModule, type ConfigModule } from './config/modules';
 export { ContextServerModule, SERVER_OPTIONS } from './server/server-module';
 export { ContextServerOptions, type ContextServerInit, type Authenticate, type AuthRequest } from './server/server-options';

@@ -1,17 +1,21 @@
-/** Runs the travel desk over Streamable HTTP on 127.0.0.1:3000/mcp, or over stdio with `--stdio`. */
+/**
+ * Runs the travel desk over Streamable HTTP on 127.0.0.1:3000/mcp, or over stdio with `--stdio`.
+ * Reads PORT, REQUEST_STATE_KEY, REDIS_URL, ALLOWED_HOSTS, SESSION_ID_PREFIX and READINESS_PATH
+ * (docs/deployment.md).
+ */
 import 'reflect-metadata';
-import { serveHttp, serveStdio } from 'onemodelcontext';
+import { httpOptionsFromEnv, readDeploymentEnv, serveHttp, serveStdio } from 'onemodelcontext';
 import { createTravelDesk } from './app';
 
 async function main(): Promise<void> {
-  const app = createTravelDesk({ requestStateKey: process.env.REQUEST_STATE_KEY || undefined });
+  const env = readDeploymentEnv(process.env);
+  const app = createTravelDesk({ requestStateKey: env.requestStateKey });
   if (process.argv.includes('--stdio')) {
     const { closed } = await serveStdio(app);
     await closed;
     process.exit(0);
   }
-  const port = Number(process.env.PORT ?? 3000);
-  const server = await serveHttp(app, { host: '127.0.0.1', port, path: '/mcp' });
+  const server = await serveHttp(app, httpOptionsFromEnv(env));
   process.stderr.write(
     [
       `travel-desk listening on ${server.url} (both 2026-07-28 and 2025-11-25 clients)`,

@@ -24,7 +24,7 @@ import type { ContextServerOptions } from './server-options';
 import type { FlowStore, RequestStateCodec } from '../state';
 
 /** The slice of the requestState codec the engine uses. */
-export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open'>;
+export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open' | 'fingerprint'>;
 
 export type Outcome<T> = { kind: 'complete'; value: T } | { kind: 'input_required'; result: JsonObject };
 

@@ -48,6 +48,7 @@ export class ContextServer implements ServerEndpoint {
       maxPendingAsksPerSession: c.options.maxPendingAsksPerSession,
       ephemeralStateKey: c.options.requestStateKey === undefined,
       processLocalFlowStore: c.options.flowStore === undefined,
+      stateKeyFingerprint: c.engine.sealer.fingerprint,
     });
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
     this.listens = new ListenQuota(c.options);

@@ -39,6 +39,8 @@ export interface EndpointSettings {
   readonly ephemeralStateKey: boolean;
   /** No shared `flowStore` was set: exactly-once records live in this process. */
   readonly processLocalFlowStore: boolean;
+  /** Hex fingerprint of the requestState minting key: equal on every instance sharing the key (readiness route). */
+  readonly stateKeyFingerprint: string;
 }
 
 export interface ServerEndpoint {

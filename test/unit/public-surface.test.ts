@@ -10,7 +10,7 @@ test('src/index.ts exports exactly these runtime values', () => {
     'MissingInputHandlerError', 'NotFoundError', 'PRINCIPAL', 'Prompt',
     'ProtocolError', 'REQUEST_STATE_OPTIONS', 'RequestStateModule', 'RequestStateOptions', 'RequestTimeoutError', 'Resource', 'ResourceTemplate', 'SERVER_OPTIONS', 'ServerError', 'StateBag',
     'Subscription', 'TestClient', 'Tool', 'UnsupportedVersionError', 'applyElicitationDefaults', 'bothEras', 'callInfo', 'closeSseStream',
-    'connectTestClient', 'container', 'createFetchHandler', 'createNodeHandler', 'defineModule', 'forEachEra',
-    'inject', 'injectable', 'serveHttp', 'serveStdio', 'singleton',
+    'connectTestClient', 'container', 'createFetchHandler', 'createNodeHandler', 'defineModule', 'forEachEra', 'httpOptionsFromEnv',
+    'inject', 'injectable', 'readDeploymentEnv', 'serveHttp', 'serveStdio', 'singleton',
   ]);
 });

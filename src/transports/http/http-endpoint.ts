@@ -66,6 +66,7 @@ export class HttpEndpoint {
           maxAnonymousSessions: options.maxAnonymousSessions,
           idleTimeoutMs: options.sessionIdleTimeoutMs,
           maxPendingAsks: server.settings.maxPendingAsksPerSession,
+          idPrefix: options.sessionIdPrefix,
         },
         store,
       ),
@@ -73,6 +74,11 @@ export class HttpEndpoint {
       longLived: new Set(),
       logger: server.settings.logger,
     };
+  }
+
+  /** Whether shutdown has begun (new requests get 503). */
+  get draining(): boolean {
+    return this.closing;
   }
 
   /** serveHttp learns the real port only after listening. */

@@ -45,6 +45,17 @@ export class HttpOptions {
   @IsInt() @Min(1000) sessionIdleTimeoutMs = 30 * 60_000;
   /** Legacy resumability: where SSE events are kept for `Last-Event-ID`. In-memory and bounded by default. */
   @IsOptional() @HasMethods('append', 'eventsAfter') eventStore?: EventStore;
+  /**
+   * This instance's tag in legacy session ids (`i1` gives `i1.<uuid>`): a load balancer routes a
+   * session's requests to the instance that holds it by the tag (deploy/nginx.conf).
+   */
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9_-]{1,32}$/, { message: 'sessionIdPrefix must be 1-32 letters, digits, _ or -' })
+  sessionIdPrefix?: string;
+  /**
+   * `serveHttp` answers `GET <readinessPath>` with 200 `{ status: 'ready', requestStateKey }` (the key
+   * fingerprint) while it takes requests, 503 `{ status: 'draining' }` once closing. Off unless set.
+   */
+  @IsOptional() @IsString() @Matches(/^\/[A-Za-z0-9/_.-]*$/) readinessPath?: string;
   /** `retry:` sent with the 2025-11-25 priming event. */
   @IsInt() @Min(0) sseRetryMs = 1000;
   /** Keep-alive comment interval on long-lived SSE streams (0 disables). */

@@ -3,7 +3,7 @@
  * DNS-rebinding protection; a public bind needs allowlists (or an explicit opt-out). `close()`
  * drains gracefully: no new requests, long-lived streams ended, in-flight calls finished.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { EndpointHost } from '../../server/server-endpoint';
 import { optionsError } from '../../config/validate-options';
@@ -11,6 +11,7 @@ import { hostPolicy } from './host-guard';
 import { HttpEndpoint } from './http-endpoint';
 import { isLoopbackHost, validateHttpOptions, type HttpOptions } from './http-options';
 import { nodeHandlerFor } from './node-handler';
+import { answerReadiness } from './readiness';
 
 export interface HttpServerHandle {
   /** e.g. http://127.0.0.1:PORT/mcp */
@@ -41,7 +42,12 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
     logger.warn('exactly-once holds per instance only: flows are recorded in memory. With several instances sharing requestStateKey, set ContextServerOptions.flowStore to a shared store.');
   }
   const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts, opts.port || undefined));
-  const handler = nodeHandlerFor(endpoint, { matchPath: true });
+  const mcp = nodeHandlerFor(endpoint, { matchPath: true });
+  const { readinessPath } = opts;
+  const readiness = readinessPath && { path: readinessPath, stateKeyFingerprint: app.endpoint.settings.stateKeyFingerprint, draining: () => endpoint.draining };
+  const handler = readiness
+    ? (req: IncomingMessage, res: ServerResponse): void => void (answerReadiness(req, res, readiness) || mcp(req, res))
+    : mcp;
   const server = createServer(
     {
       maxHeaderSize: opts.maxHeaderBytes,

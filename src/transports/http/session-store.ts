@@ -17,6 +17,8 @@ export interface SessionLimits {
   idleTimeoutMs: number;
   /** Server-to-client requests one session may have waiting. */
   maxPendingAsks: number;
+  /** Prepended to every id with a dot (`i1.<uuid>`), so a load balancer can route by instance. */
+  idPrefix?: string;
 }
 
 /** Why a session could not be created: the whole pool, or this client's share of it. */
@@ -53,7 +55,8 @@ export class SessionStore {
     if ((this.perOwner.get(owner) ?? 0) >= this.quotaOf(principalId)) return 'quota';
     if (this.sessions.size >= this.limits.maxSessions) return 'pool';
     // randomUUID: 122 random bits from the CSPRNG, only [0-9a-f-] (within 0x21-0x7E).
-    const session = new HttpSession(randomUUID(), principalId, this.store, this.limits.maxPendingAsks);
+    const id = this.limits.idPrefix === undefined ? randomUUID() : `${this.limits.idPrefix}.${randomUUID()}`;
+    const session = new HttpSession(id, principalId, this.store, this.limits.maxPendingAsks);
     this.sessions.set(session.id, session);
     this.perOwner.set(owner, (this.perOwner.get(owner) ?? 0) + 1);
     return session;

@@ -1,0 +1,33 @@
+/**
+ * The opt-in readiness route of `serveHttp` (`readinessPath`), for a load balancer or an
+ * orchestrator: 200 while the instance takes requests, 503 once it drains. It reports the
+ * requestState key fingerprint, so an instance started with another key shows at a glance.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface ReadinessFacts {
+  readonly path: string;
+  readonly stateKeyFingerprint: string;
+  readonly draining: () => boolean;
+}
+
+/** Answers the readiness route and returns true, or returns false for any other path. */
+export function answerReadiness(req: IncomingMessage, res: ServerResponse, facts: ReadinessFacts): boolean {
+  const url = req.url ?? '/';
+  const q = url.search(/[?#]/);
+  if ((q < 0 ? url : url.slice(0, q)) !== facts.path) return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    return true;
+  }
+  const draining = facts.draining();
+  const body = JSON.stringify({ status: draining ? 'draining' : 'ready', requestStateKey: facts.stateKeyFingerprint });
+  res.writeHead(draining ? 503 : 200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(body),
+    ...(draining ? { Connection: 'close' } : {}),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
+}
