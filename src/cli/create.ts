@@ -19,6 +19,7 @@ export const FIRST_TOOL = 'Hello';
 const PROJECT_FILES: ReadonlyArray<{ template: string; file: string }> = [
   { template: 'tsconfig.json.tmpl', file: 'tsconfig.json' },
   { template: 'tsconfig.build.json.tmpl', file: 'tsconfig.build.json' },
+  { template: 'tsconfig.test.json.tmpl', file: 'tsconfig.test.json' },
   { template: 'jest.config.js.tmpl', file: 'jest.config.js' },
   { template: 'gitignore.tmpl', file: '.gitignore' },
   { template: 'README.md.tmpl', file: 'README.md' },
@@ -107,7 +108,7 @@ export function projectPackageJson(name: string, transport: Transport, pkg: OwnP
       'class-validator': ours(pkg.devDependencies, 'class-validator'),
     },
     devDependencies: Object.fromEntries(
-      ['@types/jest', '@types/node', 'jest', 'ts-jest', 'typescript'].map((dep) => [dep, ours(pkg.devDependencies, dep)]),
+      ['@types/jest', '@types/node', 'jest', 'typescript'].map((dep) => [dep, ours(pkg.devDependencies, dep)]),
     ),
   };
 }

@@ -33,12 +33,14 @@ export function extractTsBlocks(markdown: string, file: string): CodeBlock[] {
 }
 
 /**
- * The module written for a block. `run` and `fragment` blocks are statements: their imports are
+ * The module written for a block. `run` blocks with a `main()` are kept as written (see mainProgram);
+ * other `run` and `fragment` blocks are statements: their imports are
  * hoisted and the rest becomes the body of an exported async function (so `await` works at the
  * top of an example). A fragment may use `ctx` and `app` without declaring them.
  */
 export function toModule(block: CodeBlock): string {
   if (block.mode === 'module') return `${block.code}\nexport {};\n`;
+  if (block.mode === 'run' && /^async function main\(/m.test(block.code)) return mainProgram(block.code);
   const imports: string[] = [];
   const body: string[] = [];
   const lines = block.code.split('\n');
@@ -67,4 +69,15 @@ export function toModule(block: CodeBlock): string {
     '}',
     '',
   ].join('\n');
+}
+
+/**
+ * A `// run` block written as a whole program — `async function main()` and a last statement that
+ * calls it — is compiled as written; the call is replaced by `export default main` so the test
+ * awaits it.
+ */
+function mainProgram(code: string): string {
+  const start = code.search(/^main\(\)/m);
+  if (start < 0) throw new Error('a // run block with `async function main()` must end by calling main()');
+  return `${code.slice(0, start)}export default main;\n`;
 }

@@ -2,7 +2,7 @@
  * The whole user path, for real: pack this package, scaffold a project with `create --from <tarball>`
  * (which installs it), type-check, run the generated tests, `onemodelcontext add tool Weather` and
  * `add resource-template Book` through the installed bin, run the tests again, and talk to the
- * built server over stdio. Slow (npm install): minutes, not seconds.
+ * built server over stdio; then the same app again under TypeScript 7. Slow (npm install): minutes, not seconds.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -94,6 +94,21 @@ test('--transport http scaffolds a project that type-checks and serves', async (
   const tools = await toolsOverHttp(join(httpProject, 'dist', 'main.js'));
   expect(tools).toEqual(['echo', 'hello']);
 }, 3 * MINUTES);
+
+/** The TypeScript a new user gets from `npm i -D typescript` today; ts-jest refuses it, the scaffold does not. */
+const TYPESCRIPT_7 = 'typescript@7';
+
+test('the same app under TypeScript 7: tsc, its tests (decorator metadata intact), build, serve', async () => {
+  run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '-D', TYPESCRIPT_7], project);
+  expect(run(npx, ['tsc', '--version'], project)).toMatch(/^Version 7\./);
+  run(npx, ['tsc', '--noEmit'], project);
+  const passed = passedTests(project);
+  // "is listed with its input schema" reads the DTO through design:paramtypes: the metadata survived tsc 7.
+  expect(passed).toEqual(expect.arrayContaining(['weather tool is listed with its input schema', 'hello tool is listed with its input schema']));
+  expect(passed.filter((n) => n.startsWith('book resource template'))).toHaveLength(4);
+  run(npm, ['run', 'build'], project);
+  expect(await toolsOverStdio(join(project, 'dist', 'main.js'))).toEqual(['echo', 'hello', 'weather']);
+}, 5 * MINUTES);
 
 const modernMeta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',

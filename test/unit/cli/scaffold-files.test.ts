@@ -22,7 +22,7 @@ describe('create', () => {
     const { lines, out } = capture();
     expect(await runCli(['create', join(root, 'My Server'), '--no-install'], out)).toBe(0);
     const dir = join(root, 'My Server');
-    for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'jest.config.js', '.gitignore', 'README.md', 'src/main.ts', 'src/app.ts', 'src/echo.tool.ts', 'test/echo.tool.test.ts', 'src/hello.tool.ts', 'test/hello.tool.test.ts']) {
+    for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.test.json', 'jest.config.js', '.gitignore', 'README.md', 'src/main.ts', 'src/app.ts', 'src/echo.tool.ts', 'test/echo.tool.test.ts', 'src/hello.tool.ts', 'test/hello.tool.test.ts']) {
       expect(existsSync(join(dir, f))).toBe(true);
       expect(lines).toContain(`  create ${f}`);
     }
@@ -38,7 +38,6 @@ describe('create', () => {
       '@types/jest': '30.0.0',
       '@types/node': ours.devDependencies['@types/node'],
       jest: ours.devDependencies.jest,
-      'ts-jest': ours.devDependencies['ts-jest'],
       typescript: '5.9.3',
     });
     const main = readFileSync(join(dir, 'src/main.ts'), 'utf8');
@@ -55,8 +54,12 @@ describe('create', () => {
       experimentalDecorators: true,
       emitDecoratorMetadata: true,
       strict: true,
-      module: 'CommonJS',
+      // Node16 (CommonJS output here): TypeScript 7 removed moduleResolution node10.
+      module: 'Node16',
     });
+    expect(JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')).compilerOptions.moduleResolution).toBeUndefined();
+    // Tests run on tsc's output (TypeScript 5 and 7 alike), not through ts-jest.
+    expect(readFileSync(join(dir, 'jest.config.js'), 'utf8')).toContain('tsconfig.test.json');
     expect(lines.join('\n')).not.toMatch(/\{\{/);
   });
 
@@ -154,5 +157,23 @@ describe('help and version', () => {
     const { lines, out } = capture();
     expect(await runCli(['--version'], out)).toBe(0);
     expect(lines).toEqual([ownPackage().version]);
+  });
+});
+
+describe('docs/tsconfig.json', () => {
+  test('is the tsconfig the scaffold writes (what the doc snippets compile with), plus paths to src/', () => {
+    const strip = (text: string) => JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as { compilerOptions: Record<string, unknown> };
+    const repo = ownPackage().root;
+    const docs = strip(readFileSync(join(repo, 'docs', 'tsconfig.json'), 'utf8')).compilerOptions;
+    const scaffold = strip(readFileSync(join(repo, 'templates', 'project', 'tsconfig.json.tmpl'), 'utf8')).compilerOptions;
+    const { paths, noEmit, ...docsOptions } = docs;
+    const { outDir, sourceMap, ...scaffoldOptions } = scaffold;
+    expect(docsOptions).toEqual(scaffoldOptions);
+    expect({ paths: Object.keys(paths as object), noEmit, outDir, sourceMap }).toEqual({
+      paths: expect.arrayContaining(['onemodelcontext', 'onemodelcontext/fetch']),
+      noEmit: true,
+      outDir: 'dist',
+      sourceMap: true,
+    });
   });
 });
