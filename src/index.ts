@@ -80,7 +80,7 @@ export {
   type LogMessage,
 } from './client/options';
 export { callInfo, type CallInfo } from './client/call-info';
-export { MaxInputRoundsError, MissingInputHandlerError, HttpStatusError } from './client/errors';
+export { MaxInputRoundsError, MissingInputHandlerError, HttpStatusError, RequestTimeoutError } from './client/errors';
 export {
   ServerError,
   MethodNotFoundError,
@@ -88,7 +88,6 @@ export {
   MissingCapabilityError,
   UnsupportedVersionError,
 } from './client/server-errors';
-export { RequestTimeoutError } from './client/client-session';
 export { Subscription } from './client/subscription';
 export { applyElicitationDefaults } from './client/elicitation-defaults';
 export type { HttpTarget, StdioTarget } from './client/targets';

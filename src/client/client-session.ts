@@ -9,7 +9,7 @@ import { failure, success, type JsonObject, type JsonRpcNotification, type JsonR
 import { isLogLevel, type LogLevel } from '../protocol/meta';
 import type { ClientCapabilities, Implementation } from '../protocol/types';
 import { MODERN_VERSION, type Era } from '../protocol/versions';
-import { MissingInputHandlerError } from './errors';
+import { MissingInputHandlerError, RequestTimeoutError } from './errors';
 import { serverErrorOf } from './server-errors';
 import { declaredCapabilities, answerInput } from './input-handlers';
 import { modernHeaders, withLegacyMeta, withModernMeta } from './envelope';
@@ -25,13 +25,6 @@ export interface ExchangeOptions {
   /** Long-lived requests (listen) have none; the probe has a shorter one. */
   timeoutMs?: number;
   onId?: (id: RequestId) => void;
-}
-
-/** A request that took longer than `requestTimeoutMs` (it was cancelled). */
-export class RequestTimeoutError extends FrameworkError {
-  constructor(readonly method: string, readonly timeoutMs: number) {
-    super('OMC_CLIENT_TIMEOUT', `${method} got no response within ${timeoutMs} ms; it was cancelled.`);
-  }
 }
 
 /** Modern versions this client speaks, best first. */

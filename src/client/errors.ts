@@ -33,6 +33,16 @@ export class MissingInputHandlerError extends FrameworkError {
   }
 }
 
+/** A request that took longer than `requestTimeoutMs` (it was cancelled). */
+export class RequestTimeoutError extends FrameworkError {
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+  ) {
+    super('OMC_CLIENT_TIMEOUT', `${method} got no response within ${timeoutMs} ms; it was cancelled.`);
+  }
+}
+
 /** An HTTP answer that carried no JSON-RPC message. */
 export class HttpStatusError extends FrameworkError {
   constructor(

@@ -7,8 +7,8 @@ import { ProtocolError } from '../errors/protocol-error';
 import type { JsonObject } from '../protocol/jsonrpc';
 import { Meta } from '../protocol/meta';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/versions';
-import { HttpStatusError } from './errors';
-import { RequestTimeoutError, type ClientSession } from './client-session';
+import { HttpStatusError, RequestTimeoutError } from './errors';
+import type { ClientSession } from './client-session';
 import { HeaderMismatchError, MethodNotFoundError, MissingCapabilityError, UnsupportedVersionError } from './server-errors';
 import type { ServerDescription } from './server-description';
 
