@@ -20,7 +20,7 @@ export const LAYERS = [
   ['server'],
   ['app'],
   ['transports'],
-  ['adapters', 'client'],
+  ['adapters', 'client', 'redis'],
   ['testing'],
   ['cli'],
   ['root'],

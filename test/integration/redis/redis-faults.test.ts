@@ -2,7 +2,16 @@
  * Redis stops: a store's call fails with a clear error (never hangs, never crashes the process);
  * Redis comes back: the same connection works again. Also a Redis that is not there at start-up.
  */
-import { connectRedis, RedisFlowStore, RedisUnavailableError } from '../../../src/redis';
+import {
+  connectRedis,
+  RedisEventStore,
+  RedisFlowStore,
+  RedisLeaseCounter,
+  RedisNotificationBus,
+  RedisSingleUseStore,
+  RedisTokenBucket,
+  RedisUnavailableError,
+} from '../../../src/redis';
 import { useRedisServer } from './fixture';
 
 const redis = useRedisServer();
@@ -25,6 +34,35 @@ test('stopped: the call fails with "Redis at host:port is unreachable"; restarte
   // The client reconnects on its own (bounded backoff); the data is gone with the old process.
   await eventually(() => store.claim('after', 'a', later));
   expect(await store.claim('after', 'b', later)).toEqual({ kind: 'busy' });
+});
+
+test('stopped: every store fails the same clear way, and the process keeps running', async () => {
+  const connection = await redis.connect({ commandTimeoutMs: 200 });
+  const bus = new RedisNotificationBus(connection);
+  const stopListening = await bus.subscribe(() => {});
+  await redis.server().stop();
+  try {
+    const later = Date.now() + 60_000;
+    const calls: Array<Promise<unknown>> = [
+      new RedisFlowStore(connection).claim('f', 'a', later),
+      new RedisSingleUseStore(connection).claim('t', later),
+      new RedisLeaseCounter(connection).acquire('b', 1, 1_000),
+      new RedisTokenBucket(connection).take('k', { capacity: 1, refillPerSecond: 1 }),
+      new RedisEventStore(connection).append('s', null),
+      new RedisEventStore(connection).eventsAfter('s_1-0'),
+      bus.publish({ type: 'listChanged', list: 'tools', instanceId: 'A' }),
+    ];
+    const outcomes = await Promise.allSettled(calls);
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected');
+      const reason = outcome.status === 'rejected' ? (outcome.reason as unknown) : undefined;
+      expect(reason).toBeInstanceOf(RedisUnavailableError);
+      expect((reason as Error).message).toMatch(`Redis at 127.0.0.1:${redis.server().port} is unreachable`);
+    }
+  } finally {
+    await redis.server().start();
+  }
+  await stopListening();
 });
 
 test('a Redis that is not there at start-up: connectRedis rejects clearly within connectTimeoutMs', async () => {
