@@ -2,14 +2,17 @@
  * NotificationBus on Redis pub/sub: one channel per key prefix (`<prefix>notifications`), published
  * on the main connection, heard on the connection's subscriber connection (a subscribed connection
  * can send nothing else). node-redis subscribes again after a reconnect; what was published while an
- * instance was cut off is lost (pub/sub keeps nothing): see docs in notes for the wiring's answer.
+ * instance was cut off is lost (pub/sub keeps nothing), so `onReconnect` tells the wiring when to
+ * assume everything may have changed (e.g. send list_changed for every list to local listeners).
  */
 import { deliver, isNotificationBusEvent, type NotificationBus, type NotificationBusEvent, type NotificationBusListener } from '../server/notification-bus';
 import type { RedisConnection } from './connection';
 
 export class RedisNotificationBus implements NotificationBus {
   private readonly listeners = new Set<NotificationBusListener>();
+  private readonly reconnectListeners = new Set<() => void>();
   private listening?: Promise<void>;
+  private hooked = false;
   readonly channel: string;
 
   constructor(private readonly redis: RedisConnection) {
@@ -37,9 +40,31 @@ export class RedisNotificationBus implements NotificationBus {
     };
   }
 
+  /** Called each time the subscriber connection is back after a loss (events in between are lost). */
+  onReconnect(listener: () => void): () => void {
+    const entry = (): void => listener();
+    this.reconnectListeners.add(entry);
+    return () => {
+      this.reconnectListeners.delete(entry);
+    };
+  }
+
   private listen(): Promise<void> {
     this.listening ??= (async () => {
       const sub = await this.redis.subscriber();
+      if (!this.hooked) {
+        this.hooked = true;
+        // Registered after the first connect: every later 'ready' is a reconnect.
+        sub.on('ready', () => {
+          for (const listener of this.reconnectListeners) {
+            try {
+              listener();
+            } catch {
+              // One failing hook must not keep the others from resyncing.
+            }
+          }
+        });
+      }
       await sub.subscribe(this.channel, (message: string) => this.receive(message));
     })().catch((error: unknown) => {
       this.listening = undefined;

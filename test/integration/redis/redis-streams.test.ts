@@ -76,11 +76,13 @@ test('every key the event store wrote has a TTL', async () => {
   await expectEveryKeyExpires(connection);
 });
 
-test('the bus hears again after Redis restarts (node-redis subscribes again)', async () => {
+test('the bus hears again after Redis restarts (node-redis subscribes again) and says it reconnected', async () => {
   const prefix = `restart${Date.now()}:`;
   const a = new RedisNotificationBus(await redis.connect({ keyPrefix: prefix }));
   const b = new RedisNotificationBus(await redis.connect({ keyPrefix: prefix }));
   const heard: NotificationBusEvent[] = [];
+  let reconnects = 0;
+  b.onReconnect(() => reconnects++);
   const stop = await b.subscribe((e) => heard.push(e));
   await redis.server().stop();
   await expect(a.publish({ type: 'listChanged', list: 'tools', instanceId: 'A' })).rejects.toThrow(/Redis at 127\.0\.0\.1:\d+ is unreachable/);
@@ -91,5 +93,6 @@ test('the bus hears again after Redis restarts (node-redis subscribes again)', a
     await sleep(50);
   }
   expect(heard[0]).toEqual({ type: 'resourceUpdated', uri: 'x://after', instanceId: 'A' });
+  expect(reconnects).toBe(1);
   await stop();
 });
