@@ -7,6 +7,7 @@ export { Resource, ResourceTemplate } from './decorators/resource';
 export { Complete } from './decorators/complete';
 export { Effect } from './decorators/effect';
 export { Field, type FieldOptions } from './schema';
+export type { FieldTypeThunk } from './schema/field-metadata';
 export type {
   ToolOptions,
   PromptOptions,
@@ -18,7 +19,7 @@ export type {
 } from './metadata/options';
 
 // Application and configuration
-export { McpApplication, type ApplicationOptions } from './app/application';
+export { McpApplication, type ApplicationOptions, type FunctionHandler } from './app/application';
 export type { Provider, ProviderObject } from './app/providers';
 export { httpOptionsFromEnv, readDeploymentEnv, type DeploymentEnv } from './transports/http/deployment-env';
 export { defineModule, type ConfigModule } from './config/modules';
@@ -26,6 +27,10 @@ export { ContextServerModule, SERVER_OPTIONS } from './server/server-module';
 export { ContextServerOptions, type ContextServerInit, type Authenticate, type AuthRequest } from './server/server-options';
 export { RequestStateModule, REQUEST_STATE_OPTIONS } from './state/request-state-module';
 export { RequestStateOptions } from './state/request-state-options';
+export type { ServerLogger } from './server/server-logger';
+export type { ReplayLintMode } from './server/replay-lint';
+export type { CacheHintOptions } from './config/cache-hint-options';
+export type { RequestStateKeyInput, SingleUseStore } from './state';
 
 // Context and asks
 export { Context, type ClientFeature } from './context/context';
@@ -33,6 +38,7 @@ export type { ElicitOutcome, UrlElicitOutcome, SampleRequest, AskOptions } from 
 export type { Principal } from './context/principal';
 export { StateBag } from './context/state-bag';
 export { InputRequired, InputRequests, type InputRequiredInit } from './context/input-required-result';
+export type { Ask, AskDecoding, AskKind as InputKind } from './context/asks';
 export { PRINCIPAL } from './server/invoker';
 export { MemoryFlowStore } from './state/memory-flow-store';
 export type { FlowStore, FlowClaim, OnceRecord } from './state/flow-store';
@@ -43,7 +49,7 @@ export { serveStdio, type StdioOptions, type StdioHandle } from './transports/st
 // this entry's types import neither framework; the fetch handler needs none and is here too.
 export { createFetchHandler, type FetchHandler } from './adapters/fetch';
 export { serveHttp, createNodeHandler, HttpOptions, CorsOptions, InMemoryEventStore, closeSseStream } from './transports/http';
-export type { HttpServerHandle, NodeHandler, EventStore, StoredEvent } from './transports/http';
+export type { HttpServerHandle, NodeHandler, HttpEndpointHandle, EventStore, StoredEvent } from './transports/http';
 
 // Dependency injection (re-exported so apps need one import)
 export { injectable, inject, singleton, container } from 'tsyringe';
@@ -75,6 +81,7 @@ export {
   type UrlElicitationHandler,
   type SamplingHandler,
   type RootsHandler,
+  type Awaitable,
   type ProgressCallback,
   type ProgressUpdate,
   type LogMessage,
@@ -89,7 +96,7 @@ export {
   UnsupportedVersionError,
 } from './client/server-errors';
 export { Subscription } from './client/subscription';
-export { applyElicitationDefaults } from './client/elicitation-defaults';
+export { applyElicitationDefaults, type ElicitationContent } from './client/elicitation-defaults';
 export type { HttpTarget, StdioTarget } from './client/targets';
 export type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from './client/transport';
 export type { Page } from './client/page';
@@ -101,7 +108,6 @@ export { NotFoundError, InvalidParamsError } from './errors/request-errors';
 export { FrameworkError, type FrameworkErrorCode } from './errors/framework-error';
 export { ErrorCode } from './protocol/error-codes';
 export { MODERN_VERSION, LEGACY_VERSIONS } from './protocol/versions';
-export type * from './protocol/types';
 // The list entries are named …Info here: Tool, Prompt, Resource and ResourceTemplate are the decorators.
 export type {
   Tool as ToolInfo,
@@ -112,3 +118,46 @@ export type {
 } from './protocol/listings';
 export type { CompletionReference, CompleteRequest, CompleteResult } from './protocol/completion';
 export type { ListenFilter, ChangeNotification } from './protocol/listen';
+
+export type { JsonObject, RequestId, JsonRpcRequest, JsonRpcNotification, JsonRpcSuccess, JsonRpcFailure } from './protocol/jsonrpc';
+export type { JsonRpcErrorObject, JsonRpcResponse, JsonRpcMessage } from './protocol/jsonrpc';
+export type { Era, LegacyVersion, ModernVersion, ProtocolVersion } from './protocol/versions';
+export type { LogLevel } from './protocol/meta';
+export type {
+  Implementation,
+  Icon,
+  ClientCapabilities,
+  ServerCapabilities,
+  Annotations,
+  TextContent,
+  ImageContent,
+  AudioContent,
+  TextResourceContents,
+  BlobResourceContents,
+  ResourceContents,
+  EmbeddedResource,
+  ResourceLink,
+  ContentBlock,
+  CallToolResult,
+  PromptMessage,
+  GetPromptResult,
+  ReadResourceResult,
+  ToolAnnotations,
+  SamplingContent,
+  SamplingMessage,
+  ModelPreferences,
+  CreateMessageParams,
+  CreateMessageResult,
+  Root,
+  ElicitAction,
+  ElicitResult,
+  InputRequest,
+} from './protocol/types';
+
+// Custom transports: the narrow endpoint serveHttp, serveStdio and the adapters use (app.endpoint)
+export type { EndpointHost, ServerEndpoint, EndpointSettings, Reply, ListenStream } from './server/server-endpoint';
+export type { RequestIO } from './server/request-io';
+export type { LegacySession } from './server/legacy-session';
+export type { RequestScope } from './server/request-scope';
+export type { ClientRequester } from './context/legacy-port';
+export type { HeaderParam, HeaderParamType } from './protocol/mcp-header';

@@ -5,9 +5,15 @@ import { AccountArgs } from './dto';
 
 export const APP = Symbol.for('travel-desk:app');
 
+/** The running application, and whether the loyalty tool was added to it yet. */
+export interface AppHolder {
+  current?: McpApplication;
+  loyaltyTool?: boolean;
+}
+
 @injectable()
 export class AccountTools {
-  constructor(@inject(APP) private readonly app: { current?: McpApplication }) {}
+  constructor(@inject(APP) private readonly app: AppHolder) {}
 
   @Tool({ description: 'Connect a loyalty account (opens a browser page)' })
   async connect_account(args: AccountArgs, ctx: Context) {
@@ -27,7 +33,8 @@ export class AccountTools {
   /** Run-time registration: clients get a list-changed notification. */
   private enableLoyaltyTool(programme: string): void {
     const app = this.app.current;
-    if (!app || app.registry.tool('loyalty_balance')) return;
+    if (!app || this.app.loyaltyTool) return;
+    this.app.loyaltyTool = true;
     app.addTool({
       name: 'loyalty_balance',
       description: `Miles balance in ${programme}`,

@@ -8,9 +8,9 @@ import type { EndpointHost } from '../server/server-endpoint';
 import { hostPolicy } from '../transports/http/host-guard';
 import { HttpEndpoint } from '../transports/http/http-endpoint';
 import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
-import { nodeHandlerFor } from '../transports/http/node-handler';
+import { nodeHandlerFor, type HttpEndpointHandle } from '../transports/http/node-handler';
 
-export type McpExpressMiddleware = ((req: Request, res: Response, next: NextFunction) => void) & { readonly endpoint: HttpEndpoint };
+export type McpExpressMiddleware = ((req: Request, res: Response, next: NextFunction) => void) & { readonly endpoint: HttpEndpointHandle };
 
 export function mcpExpress(app: EndpointHost, options: Partial<HttpOptions> = {}): McpExpressMiddleware {
   const opts = validateHttpOptions(options);

@@ -8,9 +8,9 @@ import type { EndpointHost } from '../server/server-endpoint';
 import { hostPolicy } from '../transports/http/host-guard';
 import { HttpEndpoint } from '../transports/http/http-endpoint';
 import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
-import { nodeHandlerFor } from '../transports/http/node-handler';
+import { nodeHandlerFor, type HttpEndpointHandle } from '../transports/http/node-handler';
 
-export type McpFastifyPlugin = FastifyPluginAsync & { readonly endpoint: HttpEndpoint };
+export type McpFastifyPlugin = FastifyPluginAsync & { readonly endpoint: HttpEndpointHandle };
 
 export function mcpFastify(app: EndpointHost, options: Partial<HttpOptions> = {}): McpFastifyPlugin {
   const opts = validateHttpOptions(options);

@@ -8,9 +8,10 @@ import { decodeUtf8 } from '../transports/http/body-reader';
 import { hostPolicy } from '../transports/http/host-guard';
 import type { BodyRead, HttpRequestView, ResponseSink } from '../transports/http/http-exchange';
 import { HttpEndpoint } from '../transports/http/http-endpoint';
+import type { HttpEndpointHandle } from '../transports/http/node-handler';
 import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
 
-export type FetchHandler = ((request: Request) => Promise<Response>) & { readonly endpoint: HttpEndpoint };
+export type FetchHandler = ((request: Request) => Promise<Response>) & { readonly endpoint: HttpEndpointHandle };
 
 export function createFetchHandler(app: EndpointHost, options: Partial<HttpOptions> = {}): FetchHandler {
   const opts = validateHttpOptions(options);

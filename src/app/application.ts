@@ -24,18 +24,20 @@ import { ApplicationOptions, identityOf } from './application-options';
 import { registerModules } from './app-modules';
 import { assertConstructible } from './injectable-check';
 import { constructedClasses, registerProvider } from './providers';
+import { keepDispatcher } from './dispatcher-of';
 
 export { ApplicationOptions };
 
-type Handler<I> = (input: I, ctx: Context) => unknown;
+/** The handler of a tool, prompt or resource registered at run time (`app.addTool({ name, handler })`). */
+export type FunctionHandler<I> = (input: I, ctx: Context) => unknown;
 
 export class McpApplication {
   readonly container: DependencyContainer;
-  readonly registry = new Registry();
-  readonly server: ContextServer;
   readonly options: Readonly<ContextServerOptions>;
-  readonly stateCodec: RequestStateCodec;
   readonly info: Implementation;
+  private readonly registry = new Registry();
+  private readonly server: ContextServer;
+  private readonly stateCodec: RequestStateCodec;
   /** The requestState options the codec was built from (ContextServerModule's, or a RequestStateModule's). */
   private readonly requestState: Readonly<RequestStateOptions>;
 
@@ -58,22 +60,26 @@ export class McpApplication {
     // The server name is the audience unless one is configured.
     this.stateCodec = createRequestStateCodec({ ...requestState, requestStateAudience: requestState.requestStateAudience ?? options.name });
     const logger = server.logger ?? stderrLogger;
-    this.server = new ContextServer({
-      info: this.info,
-      registry: this.registry,
-      options: server,
-      invoker: new Invoker(this.container),
-      logger,
-      forms: new UndeclaredForms(logger, server.undeclaredForms),
-      capabilities: serverCapabilities(),
-      engine: {
-        ...server,
-        sealer: this.stateCodec,
+    this.server = new ContextServer(
+      {
+        info: this.info,
+        registry: this.registry,
+        options: server,
+        invoker: new Invoker(this.container),
         logger,
-        flows: server.flowStore ?? new MemoryFlowStore(server.maxTrackedFlows),
-        flowTtlMs: requestState.requestStateLifetime * 1000,
+        forms: new UndeclaredForms(logger, server.undeclaredForms),
+        capabilities: serverCapabilities(),
+        engine: {
+          ...server,
+          sealer: this.stateCodec,
+          logger,
+          flows: server.flowStore ?? new MemoryFlowStore(server.maxTrackedFlows),
+          flowTtlMs: requestState.requestStateLifetime * 1000,
+        },
       },
-    });
+      { ephemeralStateKey: this.hasEphemeralStateKey, processLocalFlowStore: this.hasProcessLocalFlowStore },
+    );
+    keepDispatcher(this, this.server);
   }
 
   /** Builds and validates an application; mistakes throw a FrameworkError naming the class and method. */
@@ -101,25 +107,25 @@ export class McpApplication {
     return this.stateCodec.fingerprint;
   }
 
-  addTool<I = Record<string, unknown>>(spec: ToolOptions & { name: string; handler: Handler<I> }): void {
+  addTool<I = Record<string, unknown>>(spec: ToolOptions & { name: string; handler: FunctionHandler<I> }): void {
     this.registry.addTool(buildTool(spec, spec.name, spec.name, { kind: 'function', fn: spec.handler as never }));
   }
   removeTool(name: string): boolean {
     return this.registry.removeTool(name);
   }
-  addPrompt<I = Record<string, string>>(spec: PromptOptions & { name: string; handler: Handler<I> }): void {
+  addPrompt<I = Record<string, string>>(spec: PromptOptions & { name: string; handler: FunctionHandler<I> }): void {
     this.registry.addPrompt(buildPrompt(spec, spec.name, spec.name, { kind: 'function', fn: spec.handler as never }));
   }
   removePrompt(name: string): boolean {
     return this.registry.removePrompt(name);
   }
-  addResource(spec: ResourceOptions & { handler: Handler<{ uri: string }> }): void {
+  addResource(spec: ResourceOptions & { handler: FunctionHandler<{ uri: string }> }): void {
     this.registry.addResource(buildResource(spec, spec.uri, { kind: 'function', fn: spec.handler as never }));
   }
   removeResource(uri: string): boolean {
     return this.registry.removeResource(uri);
   }
-  addResourceTemplate(spec: ResourceTemplateOptions & { handler: Handler<Record<string, string | string[]>> }): void {
+  addResourceTemplate(spec: ResourceTemplateOptions & { handler: FunctionHandler<Record<string, string | string[]>> }): void {
     this.registry.addResourceTemplate(
       buildResourceTemplate(spec, spec.uriTemplate, { kind: 'function', fn: spec.handler as never }),
     );

@@ -34,7 +34,8 @@ export interface ElicitUrlParams extends JsonObject {
   elicitationId?: string;
 }
 
-type Awaitable<T> = T | Promise<T>;
+/** A value, or a promise of it: what a client's input handlers may return. */
+export type Awaitable<T> = T | Promise<T>;
 export type ElicitationHandler = (params: ElicitFormParams, ctx: InputContext) => Awaitable<ElicitResult>;
 export type UrlElicitationHandler = (params: ElicitUrlParams, ctx: InputContext) => Awaitable<ElicitResult>;
 export type SamplingHandler = (params: CreateMessageParams, ctx: InputContext) => Awaitable<CreateMessageResult>;

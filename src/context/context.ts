@@ -55,6 +55,7 @@ export class Context {
 
   private lastProgress = -Infinity;
 
+  /** @internal The server builds one per request; handlers receive it, they never construct it. */
   constructor(private readonly init: ContextInit) {}
 
   get era(): Era {

@@ -40,14 +40,18 @@ export class ContextServer implements ServerEndpoint {
   private readonly serverInfoMeta: JsonObject;
   private readonly listens: ListenQuota;
 
-  constructor(readonly core: ServerCore) {
+  /** `deployment`: what the application knows of the requestState key and the flow store (either module may set them). */
+  constructor(
+    readonly core: ServerCore,
+    deployment: Pick<EndpointSettings, 'ephemeralStateKey' | 'processLocalFlowStore'>,
+  ) {
     const c = core;
     this.settings = Object.freeze({
       logger: c.logger,
       authenticate: c.options.authenticate,
       maxPendingAsksPerSession: c.options.maxPendingAsksPerSession,
-      ephemeralStateKey: c.options.requestStateKey === undefined,
-      processLocalFlowStore: c.options.flowStore === undefined,
+      ephemeralStateKey: deployment.ephemeralStateKey,
+      processLocalFlowStore: deployment.processLocalFlowStore,
       stateKeyFingerprint: c.engine.sealer.fingerprint,
     });
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;

@@ -11,6 +11,7 @@ import type { ContextClientInit, InputContext } from '../client/options';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { CallToolResult, ContentBlock, CreateMessageResult, ElicitResult, GetPromptResult, ReadResourceResult, Root } from '../protocol/types';
 import { AnswerScript, ASK_KINDS, type AskKind, type RecordedAsk, type ScriptedAnswers } from './scripted-answers';
+import { dispatcherOf } from '../app/dispatcher-of';
 
 export type TestEra = '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26';
 
@@ -50,7 +51,7 @@ export class TestClient {
 
   static async connect(target: McpApplication | ClientTarget, options: TestClientOptions = {}): Promise<TestClient> {
     const { era = '2026-07-28', answers, declare = [...ASK_KINDS], replayLint = true, ...rest } = options;
-    if (target instanceof McpApplication && replayLint) target.server.core.engine.replayLint = 'error';
+    if (target instanceof McpApplication && replayLint) dispatcherOf(target).core.engine.replayLint = 'error';
     const script = new AnswerScript(answers);
     const asks: RecordedAsk[] = [];
     const ask = async (kind: AskKind, params: JsonObject, ctx: InputContext) => {
@@ -67,7 +68,7 @@ export class TestClient {
     const client = await ContextClient.connect(clientTarget, { clientInfo: { name: 'onemodelcontext-test-client', version: '0.1.0' }, ...rest, ...handlers, protocolVersion: era });
     const kit = new TestClient(client, script);
     (kit as { asks: RecordedAsk[] }).asks = asks;
-    if (target instanceof McpApplication) kit.unsubscribe = target.server.core.forms.subscribe((use) => kit.undeclared.push(use));
+    if (target instanceof McpApplication) kit.unsubscribe = dispatcherOf(target).core.forms.subscribe((use) => kit.undeclared.push(use));
     return kit;
   }
 

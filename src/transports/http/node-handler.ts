@@ -13,9 +13,16 @@ import { HttpOptions, validateHttpOptions } from './http-options';
 import { nodeRequestView, nodeResponseSink } from './node-exchange';
 import { noId, sendError } from './responses';
 
+/** What a handler shows of the endpoint behind it: its options, and graceful shutdown. */
+export interface HttpEndpointHandle {
+  readonly options: Readonly<HttpOptions>;
+  /** Stop taking requests, end long-lived streams, let in-flight calls finish (until the deadline). */
+  shutdown(deadlineMs: number): Promise<void>;
+}
+
 export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void) & {
   /** The endpoint behind the handler (graceful shutdown, tests). */
-  readonly endpoint: HttpEndpoint;
+  readonly endpoint: HttpEndpointHandle;
 };
 
 export function createNodeHandler(app: EndpointHost, options: Partial<HttpOptions> | Readonly<HttpOptions> = {}): NodeHandler {

@@ -2,6 +2,7 @@
 import { createConformanceApp } from '../../../conformance/app';
 import { DYNAMIC_PROMPT, DYNAMIC_TOOL } from '../../../conformance/diagnostics/dynamic-lists';
 import { legacyClient, modernClient } from './harness';
+import { dispatcherOf } from '../../../src/app/dispatcher-of';
 
 const LISTEN_TIMEOUT_MS = 1000;
 
@@ -101,7 +102,7 @@ describe('HTTP statuses the dispatcher hands to the transport', () => {
   const io = () => ({ signal: new AbortController().signal, notify: () => undefined });
 
   it('test_missing_capability is HTTP 400 with -32021', async () => {
-    const reply = await app.server.handleModern(
+    const reply = await dispatcherOf(app).handleModern(
       { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'test_missing_capability', arguments: {}, _meta: meta({}) } },
       io(),
     );
@@ -110,7 +111,7 @@ describe('HTTP statuses the dispatcher hands to the transport', () => {
   });
 
   it('an input_required answer is an ordinary 200', async () => {
-    const reply = await app.server.handleModern(
+    const reply = await dispatcherOf(app).handleModern(
       { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'test_input_required_result_elicitation', _meta: meta({ elicitation: {} }) } },
       io(),
     );

@@ -4,6 +4,7 @@ import { Context, Field, Prompt, Resource, Tool } from '../../../src';
 import { InputRequiredSignal } from '../../../src/context/input-required';
 import { makeApp, MemoryClient } from '../../helpers/apps';
 import type { JsonObject } from '../../../src/protocol/jsonrpc';
+import { dispatcherOf } from '../../../src/app/dispatcher-of';
 
 class NameForm {
   @IsString() @Length(1, 40) @Field({ title: 'Name' }) name!: string;
@@ -346,7 +347,7 @@ describe('legacy real await', () => {
     const { LegacySession } = await import('../../../src/server/legacy-session');
     const session = new LegacySession();
     session.clientCapabilities = allCaps;
-    const reply = await app.server.handleLegacy({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'single' } }, session, io);
+    const reply = await dispatcherOf(app).handleLegacy({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'single' } }, session, io);
     expect(reply.message).toMatchObject({ result: { isError: true, content: [{ text: expect.stringMatching(/no channel for server-to-client requests/) }] } });
   });
 });

@@ -2,6 +2,7 @@ import { IsInt, IsString, Min } from 'class-validator';
 import { Complete, Context, Field, Prompt, Resource, ResourceTemplate, Tool } from '../../../src';
 import { Meta } from '../../../src/protocol/meta';
 import { clients, makeApp, MemoryClient } from '../../helpers/apps';
+import { dispatcherOf } from '../../../src/app/dispatcher-of';
 
 class AddArgs {
   @IsInt() @Field({ description: 'first' }) a!: number;
@@ -151,7 +152,7 @@ describe('errors', () => {
   });
 
   test('2026 envelope: missing fields -32602, unsupported version -32022, removed methods -32601', async () => {
-    const server = app.server;
+    const server = dispatcherOf(app);
     const io = { signal: new AbortController().signal, notify: () => undefined };
     const send = (params: Record<string, unknown> | undefined, method = 'server/discover') =>
       server.handleModern({ jsonrpc: '2.0', id: 7, method, params }, io);

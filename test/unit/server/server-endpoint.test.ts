@@ -3,9 +3,11 @@
  * `subscriptions/listen` to a stream; legacy sessions hear changes through it; transports
  * learn the settings they need from it.
  */
+import { randomBytes } from 'node:crypto';
 import { LegacySession } from '../../../src/server/legacy-session';
 import type { RequestIO } from '../../../src/server/request-io';
 import type { JsonRpcNotification } from '../../../src/protocol/jsonrpc';
+import { McpApplication, RequestStateModule } from '../../../src';
 import { makeApp } from '../../helpers/apps';
 
 const meta = {
@@ -73,4 +75,15 @@ test('settings tell a transport what it needs of the configuration', () => {
   const app = makeApp([], { authenticate, maxPendingAsksPerSession: 3 });
   expect(app.endpoint.settings).toMatchObject({ authenticate, maxPendingAsksPerSession: 3, ephemeralStateKey: true, processLocalFlowStore: true });
   expect(Object.isFrozen(app.endpoint.settings)).toBe(true);
+});
+
+test('a key set through RequestStateModule alone is not reported ephemeral', () => {
+  const app = McpApplication.create({
+    name: 'keyed',
+    version: '1.0.0',
+    providers: [],
+    modules: [RequestStateModule.configure({ requestStateKey: randomBytes(32) })],
+  });
+  expect(app.endpoint.settings).toMatchObject({ ephemeralStateKey: false, processLocalFlowStore: true });
+  expect(app.hasEphemeralStateKey).toBe(false);
 });

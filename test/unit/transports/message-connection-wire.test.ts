@@ -33,7 +33,7 @@ function connect() {
     modules: [ContextServerModule.configure({ logger: silentLogger })],
   });
   const sent: JsonRpcMessage[] = [];
-  const conn = new MessageConnection(app.server, (m) => sent.push(...(Array.isArray(m) ? m : [m])));
+  const conn = new MessageConnection(app.endpoint, (m) => sent.push(...(Array.isArray(m) ? m : [m])));
   return { app, conn, sent };
 }
 

@@ -83,7 +83,7 @@ describe('HTTP session', () => {
 
 test('stdio message stream, 2025-11-25: the completion after the request finished goes on the connection', async () => {
   const sent: JsonRpcMessage[] = [];
-  const conn = new MessageConnection(makeApp().server, (m) => sent.push(...(Array.isArray(m) ? m : [m])));
+  const conn = new MessageConnection(makeApp().endpoint, (m) => sent.push(...(Array.isArray(m) ? m : [m])));
   conn.receiveValue({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { url: {} } }, clientInfo: { name: 't', version: '0' } } });
   conn.receiveValue({ jsonrpc: '2.0', method: 'notifications/initialized' });
   conn.receiveValue({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'connect', arguments: {} } });

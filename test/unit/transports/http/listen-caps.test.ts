@@ -86,7 +86,7 @@ describe('over HTTP', () => {
 test('stdio: the per-connection principal quota applies, and cancelling a stream frees its slot', async () => {
   const application = app({ maxListenStreamsPerPrincipal: 1 });
   const sent: JsonRpcMessage[] = [];
-  const conn = new MessageConnection(application.server, (m) => sent.push(...(Array.isArray(m) ? m : [m])), { principal: { id: 'local' } });
+  const conn = new MessageConnection(application.endpoint, (m) => sent.push(...(Array.isArray(m) ? m : [m])), { principal: { id: 'local' } });
   const open = (id: number) => conn.receiveValue({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: modernMeta(), notifications: {} } });
   open(1);
   open(2);
@@ -103,7 +103,7 @@ test('stdio: the per-connection principal quota applies, and cancelling a stream
 test('a listen resourceSubscriptions URI over maxUriLength is -32602 and takes no slot', async () => {
   const application = app({ maxListenStreamsPerPrincipal: 1, maxUriLength: 128 });
   const sent: JsonRpcMessage[] = [];
-  const conn = new MessageConnection(application.server, (m) => sent.push(...(Array.isArray(m) ? m : [m])), { principal: { id: 'local' } });
+  const conn = new MessageConnection(application.endpoint, (m) => sent.push(...(Array.isArray(m) ? m : [m])), { principal: { id: 'local' } });
   const open = (id: number, uri: string) =>
     conn.receiveValue({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: modernMeta(), notifications: { resourceSubscriptions: [uri] } } });
   open(1, 'test://' + 'x'.repeat(200));
