@@ -30,7 +30,7 @@ test('src/index.ts exports exactly these types', () => {
     'ClientFeature', 'ClientProtocolVersion', 'ClientRequester', 'ClientTarget', 'ClientTransport',
     'CompleteRequest', 'CompleteResult', 'CompletionReference', 'CompletionTarget', 'ConfigModule',
     'ContentBlock', 'ContextClientInit', 'ContextServerInit', 'CreateMessageParams', 'CreateMessageResult',
-    'ElicitAction', 'ElicitFormParams', 'ElicitOutcome', 'ElicitResult', 'ElicitUrlParams',
+    'DeploymentEnv', 'ElicitAction', 'ElicitFormParams', 'ElicitOutcome', 'ElicitResult', 'ElicitUrlParams',
     'ElicitationContent', 'ElicitationHandler', 'EmbeddedResource', 'EndpointHost', 'EndpointSettings', 'Era',
     'EventStore', 'FetchHandler', 'FieldOptions', 'FieldTypeThunk', 'FlowClaim', 'FlowStore',
     'FrameworkErrorCode', 'FunctionHandler', 'GetPromptResult', 'HeaderParam', 'HeaderParamType',
