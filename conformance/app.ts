@@ -37,7 +37,9 @@ export function createConformanceApp(options: ConformanceAppOptions = {}): McpAp
       ConformancePrompts,
       ConformanceResources,
     ],
-    modules: [ContextServerModule.configure(options.requestStateKey ? { requestStateKey: options.requestStateKey } : {})],
+    modules: [
+      ContextServerModule.configure(options.requestStateKey ? { requestStateKey: options.requestStateKey } : {}),
+    ],
   });
   lists.attach(app);
   return app;

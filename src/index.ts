@@ -24,7 +24,12 @@ export type { Provider, ProviderObject } from './app/providers';
 export { httpOptionsFromEnv, readDeploymentEnv, type DeploymentEnv } from './transports/http/deployment-env';
 export { defineModule, type ConfigModule } from './config/modules';
 export { ContextServerModule, SERVER_OPTIONS } from './server/server-module';
-export { ContextServerOptions, type ContextServerInit, type Authenticate, type AuthRequest } from './server/server-options';
+export {
+  ContextServerOptions,
+  type ContextServerInit,
+  type Authenticate,
+  type AuthRequest,
+} from './server/server-options';
 export { RequestStateModule, REQUEST_STATE_OPTIONS } from './state/request-state-module';
 export { RequestStateOptions } from './state/request-state-options';
 export type { ServerLogger } from './server/server-logger';
@@ -48,7 +53,14 @@ export { serveStdio, type StdioOptions, type StdioHandle } from './transports/st
 // Express and Fastify adapters live on their own subpaths (onemodelcontext/express, …/fastify) so
 // this entry's types import neither framework; the fetch handler needs none and is here too.
 export { createFetchHandler, type FetchHandler } from './adapters/fetch';
-export { serveHttp, createNodeHandler, HttpOptions, CorsOptions, InMemoryEventStore, closeSseStream } from './transports/http';
+export {
+  serveHttp,
+  createNodeHandler,
+  HttpOptions,
+  CorsOptions,
+  InMemoryEventStore,
+  closeSseStream,
+} from './transports/http';
 export type { HttpServerHandle, NodeHandler, HttpEndpointHandle, EventStore, StoredEvent } from './transports/http';
 
 // Dependency injection (re-exported so apps need one import)
@@ -119,7 +131,14 @@ export type {
 export type { CompletionReference, CompleteRequest, CompleteResult } from './protocol/completion';
 export type { ListenFilter, ChangeNotification } from './protocol/listen';
 
-export type { JsonObject, RequestId, JsonRpcRequest, JsonRpcNotification, JsonRpcSuccess, JsonRpcFailure } from './protocol/jsonrpc';
+export type {
+  JsonObject,
+  RequestId,
+  JsonRpcRequest,
+  JsonRpcNotification,
+  JsonRpcSuccess,
+  JsonRpcFailure,
+} from './protocol/jsonrpc';
 export type { JsonRpcErrorObject, JsonRpcResponse, JsonRpcMessage } from './protocol/jsonrpc';
 export type { Era, LegacyVersion, ModernVersion, ProtocolVersion } from './protocol/versions';
 export type { LogLevel } from './protocol/meta';

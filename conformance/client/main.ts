@@ -73,7 +73,10 @@ const scenarios: Record<string, Scenario> = {
   },
 
   async 'sep-2322-client-request-state'(url) {
-    const client = await connect(url, { protocolVersion: '2026-07-28', elicitation: () => ({ action: 'accept', content: { confirmed: true } }) });
+    const client = await connect(url, {
+      protocolVersion: '2026-07-28',
+      elicitation: () => ({ action: 'accept', content: { confirmed: true } }),
+    });
     await client.callTool('test_mrtr_echo_state', {});
     await client.callTool('test_mrtr_no_state', {});
     await client.callTool('test_mrtr_unrelated', {});
@@ -99,7 +102,8 @@ const scenarios: Record<string, Scenario> = {
   async 'http-invalid-tool-headers'(url) {
     const client = await connect(url, { protocolVersion: '2026-07-28' });
     // Tools with invalid x-mcp-header declarations are dropped here, so only valid ones are called.
-    for (const tool of await client.listTools()) await client.callTool(tool.name, { region: 'us-west1' }).catch(() => undefined);
+    for (const tool of await client.listTools())
+      await client.callTool(tool.name, { region: 'us-west1' }).catch(() => undefined);
     await client.close();
   },
 

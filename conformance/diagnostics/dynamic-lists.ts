@@ -18,14 +18,22 @@ export class DynamicLists {
   toggleTool(): 'added' | 'removed' {
     const app = this.required();
     if (app.removeTool(DYNAMIC_TOOL)) return 'removed';
-    app.addTool({ name: DYNAMIC_TOOL, description: 'Added at run time by test_trigger_tool_change', handler: () => 'dynamic tool says hi' });
+    app.addTool({
+      name: DYNAMIC_TOOL,
+      description: 'Added at run time by test_trigger_tool_change',
+      handler: () => 'dynamic tool says hi',
+    });
     return 'added';
   }
 
   togglePrompt(): 'added' | 'removed' {
     const app = this.required();
     if (app.removePrompt(DYNAMIC_PROMPT)) return 'removed';
-    app.addPrompt({ name: DYNAMIC_PROMPT, description: 'Added at run time by test_trigger_prompt_change', handler: () => 'A dynamic prompt.' });
+    app.addPrompt({
+      name: DYNAMIC_PROMPT,
+      description: 'Added at run time by test_trigger_prompt_change',
+      handler: () => 'A dynamic prompt.',
+    });
     return 'added';
   }
 

@@ -8,14 +8,20 @@ export class StatelessDiagnostics {
   constructor(private readonly lists: DynamicLists) {}
 
   /** Asks for sampling unconditionally: a client that did not declare it gets -32021 from the framework. */
-  @Tool({ name: 'test_missing_capability', description: 'Requires the sampling client capability (-32021 when undeclared)' })
+  @Tool({
+    name: 'test_missing_capability',
+    description: 'Requires the sampling client capability (-32021 when undeclared)',
+  })
   async missingCapability(ctx: Context): Promise<string> {
     await ctx.sample('Say anything: this probes the sampling capability.', { key: 'capability_probe' });
     return 'Sampling capability is declared';
   }
 
   /** The response stream of a 2026 call carries notifications at most, never a server-to-client request. */
-  @Tool({ name: 'test_streaming_elicitation', description: 'A response stream with only notifications, never requests' })
+  @Tool({
+    name: 'test_streaming_elicitation',
+    description: 'A response stream with only notifications, never requests',
+  })
   async streamingElicitation(ctx: Context): Promise<string> {
     await ctx.progress(50, 100, 'Halfway');
     return 'Streaming complete';

@@ -1,5 +1,15 @@
 /** Elicitation forms of the 2025-11-25 ask scenarios: each DTO is the requestedSchema and the answer's validator. */
-import { ArrayMaxSize, ArrayMinSize, IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+} from 'class-validator';
 import { Field } from '../../src';
 
 /** `tools-call-elicitation`: the harness answers {username, email}. */

@@ -35,19 +35,33 @@ export class AskTools {
     return `LLM response: ${replyText(reply) ?? 'No response'}`;
   }
 
-  @Tool({ name: 'test_elicitation', description: 'Tests server-initiated elicitation (user input request)', forms: [UserResponseForm] })
+  @Tool({
+    name: 'test_elicitation',
+    description: 'Tests server-initiated elicitation (user input request)',
+    forms: [UserResponseForm],
+  })
   async elicitation(args: ElicitationArgs, ctx: Context): Promise<string> {
     const outcome = await ctx.elicit(UserResponseForm, args.message, { key: 'user_response' });
     return `User response: ${describeOutcome(outcome)}`;
   }
 
-  @Tool({ name: 'test_elicitation_sep1034_defaults', description: 'Tests elicitation with default values per SEP-1034', forms: [DefaultsForm] })
+  @Tool({
+    name: 'test_elicitation_sep1034_defaults',
+    description: 'Tests elicitation with default values per SEP-1034',
+    forms: [DefaultsForm],
+  })
   async sep1034Defaults(ctx: Context): Promise<string> {
-    const outcome = await ctx.elicit(DefaultsForm, 'Please review and update the form fields with defaults', { key: 'defaults' });
+    const outcome = await ctx.elicit(DefaultsForm, 'Please review and update the form fields with defaults', {
+      key: 'defaults',
+    });
     return `Elicitation completed: ${describeOutcome(outcome)}`;
   }
 
-  @Tool({ name: 'test_elicitation_sep1330_enums', description: 'Tests elicitation with enum schema improvements per SEP-1330', forms: [EnumsForm] })
+  @Tool({
+    name: 'test_elicitation_sep1330_enums',
+    description: 'Tests elicitation with enum schema improvements per SEP-1330',
+    forms: [EnumsForm],
+  })
   async sep1330Enums(ctx: Context): Promise<string> {
     const outcome = await ctx.elicit(EnumsForm, 'Please select options from the enum fields', { key: 'enums' });
     return `Elicitation completed: ${describeOutcome(outcome)}`;

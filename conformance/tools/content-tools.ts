@@ -24,13 +24,20 @@ export class ContentTools {
       content: [
         {
           type: 'resource',
-          resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+          resource: {
+            uri: 'test://embedded-resource',
+            mimeType: 'text/plain',
+            text: 'This is an embedded resource content.',
+          },
         },
       ],
     };
   }
 
-  @Tool({ name: 'test_multiple_content_types', description: 'Tests response with multiple content types (text, image, resource)' })
+  @Tool({
+    name: 'test_multiple_content_types',
+    description: 'Tests response with multiple content types (text, image, resource)',
+  })
   multipleContentTypes(): CallToolResult {
     return {
       content: [

@@ -28,7 +28,9 @@ export const JSON_SCHEMA_2020_12 = {
 };
 
 class HeaderArgs {
-  @Field({ description: 'Region, mirrored into the Mcp-Param-Region header', mcpHeader: 'Region' }) @IsString() region!: string;
+  @Field({ description: 'Region, mirrored into the Mcp-Param-Region header', mcpHeader: 'Region' })
+  @IsString()
+  region!: string;
   @Field({ description: 'A plain integer argument' }) @IsOptional() @IsInt() level?: number;
 }
 

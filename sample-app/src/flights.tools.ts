@@ -46,7 +46,9 @@ export class FlightTools {
     if (!flight) throw new Error(`Unknown flight ${args.flightId}; use search_flights first.`);
     if (flight.seatsLeft === 0) throw new Error(`Flight ${flight.id} is full.`);
 
-    const ok = await ctx.confirm(`Book ${flight.from} → ${flight.to} on ${flight.date} for €${flight.priceEur}?`, { key: 'confirm' });
+    const ok = await ctx.confirm(`Book ${flight.from} → ${flight.to} on ${flight.date} for €${flight.priceEur}?`, {
+      key: 'confirm',
+    });
     if (!ok) return 'Booking cancelled: nothing was charged.';
 
     const form = await ctx.elicit(PassengerForm, 'Who is travelling?', { key: 'passenger' });

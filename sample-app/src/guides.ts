@@ -8,7 +8,11 @@ import { Field } from 'onemodelcontext';
 
 export class TravelStyleForm {
   @IsIn(['budget', 'comfort', 'luxury'])
-  @Field({ title: 'Travel style', enumTitles: { budget: 'Budget', comfort: 'Comfort', luxury: 'Luxury' }, default: 'comfort' })
+  @Field({
+    title: 'Travel style',
+    enumTitles: { budget: 'Budget', comfort: 'Comfort', luxury: 'Luxury' },
+    default: 'comfort',
+  })
   style = 'comfort';
 }
 
@@ -31,7 +35,12 @@ export class Guides {
     return AIRPORTS.filter((a) => a.startsWith(value.toUpperCase()));
   }
 
-  @Resource({ uri: 'travel://policies', name: 'policies', description: 'Booking and refund policies', mimeType: 'text/markdown' })
+  @Resource({
+    uri: 'travel://policies',
+    name: 'policies',
+    description: 'Booking and refund policies',
+    mimeType: 'text/markdown',
+  })
   policies() {
     return '# Policies\n\n- Free cancellation within 24 hours.\n- One cabin bag included.\n';
   }
@@ -45,6 +54,9 @@ export class Guides {
 
   @Complete({ resourceTemplate: 'travel://bookings/{reference}', argument: 'reference' })
   completeReference(value: string) {
-    return this.store.all().map((b) => b.reference).filter((r) => r.startsWith(value));
+    return this.store
+      .all()
+      .map((b) => b.reference)
+      .filter((r) => r.startsWith(value));
   }
 }

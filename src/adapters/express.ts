@@ -10,7 +10,9 @@ import { HttpEndpoint } from '../transports/http/http-endpoint';
 import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
 import { nodeHandlerFor, type HttpEndpointHandle } from '../transports/http/node-handler';
 
-export type McpExpressMiddleware = ((req: Request, res: Response, next: NextFunction) => void) & { readonly endpoint: HttpEndpointHandle };
+export type McpExpressMiddleware = ((req: Request, res: Response, next: NextFunction) => void) & {
+  readonly endpoint: HttpEndpointHandle;
+};
 
 export function mcpExpress(app: EndpointHost, options: Partial<HttpOptions> = {}): McpExpressMiddleware {
   const opts = validateHttpOptions(options);

@@ -22,7 +22,11 @@ export function createFetchHandler(app: EndpointHost, options: Partial<HttpOptio
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
     headers.host ??= url.host;
-    const view: HttpRequestView = { method: request.method, headers, body: { kind: 'raw', read: (limit) => readFetchBody(request, limit) } };
+    const view: HttpRequestView = {
+      method: request.method,
+      headers,
+      body: { kind: 'raw', read: (limit) => readFetchBody(request, limit) },
+    };
     let respond!: (r: Response) => void;
     const response = new Promise<Response>((resolve) => (respond = resolve));
     const sink = fetchSink(request, respond);

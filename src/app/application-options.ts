@@ -1,4 +1,7 @@
-/** `McpApplication.create` options: the server's identity, providers and modules, checked like every other options class. */
+/**
+ * `McpApplication.create` options: the server's identity, providers and modules, checked like every other options
+ * class.
+ */
 import { IsArray, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import type { DependencyContainer } from 'tsyringe';
 import { HasMethods } from '../config/option-rules';
@@ -10,7 +13,11 @@ import type { Provider } from './providers';
 function isProvider(p: unknown): boolean {
   if (typeof p === 'function') return true;
   if (typeof p !== 'object' || p === null || !('provide' in p)) return false;
-  return 'useValue' in p || typeof (p as { useClass?: unknown }).useClass === 'function' || typeof (p as { useFactory?: unknown }).useFactory === 'function';
+  return (
+    'useValue' in p ||
+    typeof (p as { useClass?: unknown }).useClass === 'function' ||
+    typeof (p as { useFactory?: unknown }).useFactory === 'function'
+  );
 }
 
 const AreProviders = () =>
@@ -26,7 +33,8 @@ const AreModules = () =>
   ValidateBy({
     name: 'areModules',
     validator: {
-      validate: (v: unknown) => Array.isArray(v) && v.every((m) => typeof (m as ConfigModule | null)?.register === 'function'),
+      validate: (v: unknown) =>
+        Array.isArray(v) && v.every((m) => typeof (m as ConfigModule | null)?.register === 'function'),
       defaultMessage: () => 'must list configuration modules, e.g. ContextServerModule.configure({...})',
     },
   });

@@ -23,7 +23,9 @@ export function addComponent(request: AddRequest, out: Output): string[] {
   const names = namesFor(kind, name);
   const appFile = join(projectDir, 'src', 'app.ts');
   if (!existsSync(appFile)) {
-    throw new CliError(`${relative(process.cwd(), appFile) || appFile} not found: run \`add\` in a project made by \`onemodelcontext create\` (or pass --cwd <project>).`);
+    throw new CliError(
+      `${relative(process.cwd(), appFile) || appFile} not found: run \`add\` in a project made by \`onemodelcontext create\` (or pass --cwd <project>).`,
+    );
   }
 
   const files = [
@@ -32,13 +34,17 @@ export function addComponent(request: AddRequest, out: Output): string[] {
   ];
   if (!request.overwrite) {
     const existing = files.filter((f) => existsSync(f.path)).map((f) => relative(projectDir, f.path));
-    if (existing.length) throw new CliError(`Not overwriting ${existing.join(' and ')}: choose another name or remove the file.`);
+    if (existing.length)
+      throw new CliError(`Not overwriting ${existing.join(' and ')}: choose another name or remove the file.`);
   }
 
   // Everything that can fail is checked before the first write, so a failed `add` changes nothing.
   let updatedApp: string;
   try {
-    updatedApp = registerProvider(readFileSync(appFile, 'utf8'), { className: names.className, from: `./${names.moduleName}` });
+    updatedApp = registerProvider(readFileSync(appFile, 'utf8'), {
+      className: names.className,
+      from: `./${names.moduleName}`,
+    });
   } catch (error) {
     if (error instanceof ProviderEditError) throw new CliError(error.message);
     throw error;

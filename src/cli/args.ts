@@ -1,4 +1,6 @@
-/** Command-line parsing with commander: argv in, one typed command (or a usage error) out; `--help` on every command. */
+/**
+ * Command-line parsing with commander: argv in, one typed command (or a usage error) out; `--help` on every command.
+ */
 import { Argument, Command as Program, CommanderError, Option } from 'commander';
 import { KINDS, type Kind } from './names';
 
@@ -68,18 +70,29 @@ function buildProgram(version: string, output: { text: string }, found: (command
     .command('create')
     .description('scaffold a new MCP server project in <dir> (must be empty unless --force), then install it')
     .argument('<dir>', 'folder to create the project in')
-    .addOption(new Option('-t, --transport <transport>', 'how the server is reached').choices(TRANSPORTS).default('stdio'))
+    .addOption(
+      new Option('-t, --transport <transport>', 'how the server is reached').choices(TRANSPORTS).default('stdio'),
+    )
     .option('-n, --name <package>', 'npm package name (default: from the folder name)')
     .option('-f, --force', 'write into a non-empty folder, replacing files with the same names', false)
-    .option('--from <tarball|folder>', 'depend on this onemodelcontext build (a .tgz from npm pack, or a checkout) instead of the registry')
+    .option(
+      '--from <tarball|folder>',
+      'depend on this onemodelcontext build (a .tgz from npm pack, or a checkout) instead of the registry',
+    )
     .option('--no-install', 'do not run npm install')
-    .action((dir: string, o: { transport: Transport; name?: string; force: boolean; from?: string; install: boolean }) => {
-      found({
-        command: 'create', dir, transport: o.transport, force: o.force, install: o.install,
-        ...(o.name === undefined ? {} : { name: o.name }),
-        ...(o.from === undefined ? {} : { from: o.from }),
-      });
-    });
+    .action(
+      (dir: string, o: { transport: Transport; name?: string; force: boolean; from?: string; install: boolean }) => {
+        found({
+          command: 'create',
+          dir,
+          transport: o.transport,
+          force: o.force,
+          install: o.install,
+          ...(o.name === undefined ? {} : { name: o.name }),
+          ...(o.from === undefined ? {} : { from: o.from }),
+        });
+      },
+    );
 
   program
     .command('add')
@@ -93,7 +106,9 @@ function buildProgram(version: string, output: { text: string }, found: (command
 
   program
     .command('dev')
-    .description('rebuild with tsc on every change under src/ (decorator metadata kept), restart the server, print where it listens')
+    .description(
+      'rebuild with tsc on every change under src/ (decorator metadata kept), restart the server, print where it listens',
+    )
     .option('--cwd <project>', 'the project folder (default: the current folder)')
     .option('--entry <file>', 'the compiled entry to run', DEFAULT_ENTRY)
     .option('-p, --tsconfig <file>', 'the tsconfig that builds the entry', 'tsconfig.build.json')
@@ -103,14 +118,18 @@ function buildProgram(version: string, output: { text: string }, found: (command
 
   program
     .command('inspect')
-    .description('open the MCP Inspector (npx @modelcontextprotocol/inspector) on the app: over stdio by default, or on a running HTTP server with --url')
+    .description(
+      'open the MCP Inspector (npx @modelcontextprotocol/inspector) on the app: over stdio by default, or on a running HTTP server with --url',
+    )
     .option('--cwd <project>', 'the project folder (default: the current folder)')
-    .option('--url <url>', 'a running server\'s Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp')
+    .option('--url <url>', "a running server's Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp")
     .option('--entry <file>', 'the compiled stdio entry the Inspector starts', DEFAULT_ENTRY)
     .option('--print', 'print the command instead of running it', false)
     .action((o: { cwd?: string; url?: string; entry: string; print: boolean }) => {
       found({
-        command: 'inspect', entry: o.entry, print: o.print,
+        command: 'inspect',
+        entry: o.entry,
+        print: o.print,
         ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
         ...(o.url === undefined ? {} : { url: o.url }),
       });
@@ -129,7 +148,8 @@ export function parseCommand(argv: readonly string[], version = '0.0.0'): Comman
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === 'commander.version') return { command: 'version', text: output.text.trimEnd() };
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help') return { command: 'help', text: output.text };
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')
+      return { command: 'help', text: output.text };
     throw new UsageError(error.message.replace(/^error: /, ''));
   }
   if (!command) throw new UsageError('No command given.');

@@ -26,11 +26,16 @@ const PROJECT_FILES: ReadonlyArray<{ template: string; file: string }> = [
   { template: 'src/app.ts.tmpl', file: 'src/app.ts' },
 ];
 
-export async function createProject(request: CreateRequest, out: Output, pkg: OwnPackage = ownPackage()): Promise<string> {
+export async function createProject(
+  request: CreateRequest,
+  out: Output,
+  pkg: OwnPackage = ownPackage(),
+): Promise<string> {
   const dir = resolve(request.dir);
   const packageName = request.name ?? packageNameFromFolder(basename(dir));
   const problem = packageNameProblem(packageName);
-  if (problem) throw new CliError(`Invalid package name "${packageName}": ${problem}. Pass --name <package> to choose one.`);
+  if (problem)
+    throw new CliError(`Invalid package name "${packageName}": ${problem}. Pass --name <package> to choose one.`);
   assertUsableFolder(dir, request.force);
   const from = request.from === undefined ? undefined : checkFrom(request.from);
 
@@ -43,8 +48,14 @@ export async function createProject(request: CreateRequest, out: Output, pkg: Ow
   };
 
   const framework = from ? await vendorPackage(from, dir, out) : `^${pkg.version}`;
-  write('package.json', `${JSON.stringify(projectPackageJson(packageName, request.transport, pkg, framework), null, 2)}\n`);
-  const values = { packageName, transportLine: request.transport === 'http' ? 'Streamable HTTP on http://127.0.0.1:3000/mcp' : 'stdio' };
+  write(
+    'package.json',
+    `${JSON.stringify(projectPackageJson(packageName, request.transport, pkg, framework), null, 2)}\n`,
+  );
+  const values = {
+    packageName,
+    transportLine: request.transport === 'http' ? 'Streamable HTTP on http://127.0.0.1:3000/mcp' : 'stdio',
+  };
   const templates = join(templatesDir(pkg), 'project');
   for (const { template, file } of PROJECT_FILES) write(file, renderFile(join(templates, template), values));
   write('src/main.ts', renderFile(join(templates, 'src', `main.${request.transport}.ts.tmpl`), values));
@@ -52,7 +63,15 @@ export async function createProject(request: CreateRequest, out: Output, pkg: Ow
   write('test/echo.tool.test.ts', renderFile(join(templates, 'test', 'echo.tool.test.ts.tmpl'), values));
   addComponent({ kind: 'tool', name: FIRST_TOOL, projectDir: dir, overwrite: request.force }, out);
   if (request.install) {
-    await runStep({ label: 'installing dependencies (npm install)', command: NPM, args: ['install', '--no-audit', '--no-fund'], cwd: dir }, out);
+    await runStep(
+      {
+        label: 'installing dependencies (npm install)',
+        command: NPM,
+        args: ['install', '--no-audit', '--no-fund'],
+        cwd: dir,
+      },
+      out,
+    );
   }
 
   const cd = relative(process.cwd(), dir) || '.';
@@ -76,15 +95,23 @@ function assertUsableFolder(dir: string, force: boolean): void {
   }
   const meaningful = entries.filter((e) => e !== '.git');
   if (meaningful.length > 0 && !force) {
-    throw new CliError(`${dir} is not empty (${meaningful.slice(0, 3).join(', ')}${meaningful.length > 3 ? ', …' : ''}). Use an empty folder, or --force to write into it anyway (files with the same names are replaced).`);
+    throw new CliError(
+      `${dir} is not empty (${meaningful.slice(0, 3).join(', ')}${meaningful.length > 3 ? ', …' : ''}). Use an empty folder, or --force to write into it anyway (files with the same names are replaced).`,
+    );
   }
 }
 
 /** The generated package.json: our exact tool versions, so the project builds like ours does. */
-export function projectPackageJson(name: string, transport: Transport, pkg: OwnPackage, framework = `^${pkg.version}`): Record<string, unknown> {
+export function projectPackageJson(
+  name: string,
+  transport: Transport,
+  pkg: OwnPackage,
+  framework = `^${pkg.version}`,
+): Record<string, unknown> {
   const ours = (table: Record<string, string>, dep: string) => {
     const version = table[dep];
-    if (!version) throw new Error(`onemodelcontext's package.json does not list ${dep}; the scaffolder needs its version.`);
+    if (!version)
+      throw new Error(`onemodelcontext's package.json does not list ${dep}; the scaffolder needs its version.`);
     return version;
   };
   return {
@@ -97,7 +124,10 @@ export function projectPackageJson(name: string, transport: Transport, pkg: OwnP
       build: 'tsc -p tsconfig.build.json',
       start: 'npm run build && node dist/main.js',
       dev: 'onemodelcontext dev',
-      inspect: transport === 'http' ? 'onemodelcontext inspect --url http://127.0.0.1:3000/mcp' : 'npm run build && onemodelcontext inspect',
+      inspect:
+        transport === 'http'
+          ? 'onemodelcontext inspect --url http://127.0.0.1:3000/mcp'
+          : 'npm run build && onemodelcontext inspect',
       test: 'jest',
       typecheck: 'tsc --noEmit',
     },

@@ -57,7 +57,9 @@ export class DevLoop {
       this.cycles++;
       if (this.stopped) return;
       if (!result.ok) {
-        this.effects.report(`build failed${this.server ? '; the previous build keeps running' : ''}:\n${result.output.trimEnd()}`);
+        this.effects.report(
+          `build failed${this.server ? '; the previous build keeps running' : ''}:\n${result.output.trimEnd()}`,
+        );
         continue;
       }
       if (this.server) {

@@ -1,4 +1,7 @@
-/** `onemodelcontext dev`: the real effects for DevLoop (tsc, node, fs.watch). Its own lines go to stderr: stdout may carry MCP. */
+/**
+ * `onemodelcontext dev`: the real effects for DevLoop (tsc, node, fs.watch). Its own lines go to stderr: stdout may
+ * carry MCP.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +21,11 @@ export function localTsc(projectDir: string): string {
 
 function build(tsc: string, request: DevCommand, projectDir: string): Promise<BuildResult> {
   return new Promise((resolve) => {
-    const child = spawn(tsc, ['-p', request.tsconfig], { cwd: projectDir, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    const child = spawn(tsc, ['-p', request.tsconfig], {
+      cwd: projectDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: process.platform === 'win32',
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -28,11 +35,15 @@ function build(tsc: string, request: DevCommand, projectDir: string): Promise<Bu
 }
 
 function start(request: DevCommand, projectDir: string, report: (line: string) => void): RunningServer {
-  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', request.entry], { cwd: projectDir, stdio: ['inherit', 'inherit', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', request.entry], {
+    cwd: projectDir,
+    stdio: ['inherit', 'inherit', 'pipe'],
+  });
   let announced = false;
   const announce = setTimeout(() => {
     // A stdio server prints nothing: it is ready once it is running.
-    if (!announced && child.exitCode === null) report(`started ${request.entry} (no "listening on" line yet: a stdio server prints none)`);
+    if (!announced && child.exitCode === null)
+      report(`started ${request.entry} (no "listening on" line yet: a stdio server prints none)`);
   }, 3_000);
   announce.unref();
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -63,7 +74,11 @@ export async function runDev(request: DevCommand, projectDir: string, out: Outpu
   const src = join(projectDir, 'src');
   if (!existsSync(src)) throw new CliError(`${src} not found: run dev in a project folder (or pass --cwd <project>).`);
   const report = (line: string) => out.error(`[dev] ${line}`);
-  const loop = new DevLoop({ build: () => build(tsc, request, projectDir), start: () => start(request, projectDir, report), report });
+  const loop = new DevLoop({
+    build: () => build(tsc, request, projectDir),
+    start: () => start(request, projectDir, report),
+    report,
+  });
 
   let timer: NodeJS.Timeout | undefined;
   const watcher = watch(src, { recursive: true }, () => {

@@ -17,7 +17,10 @@ export function checkFrom(from: string): { path: string; kind: 'tarball' | 'fold
   const path = resolve(from);
   if (!existsSync(path)) throw new CliError(`--from ${from}: no such file or folder.`);
   if (statSync(path).isDirectory()) {
-    if (!existsSync(join(path, 'package.json'))) throw new CliError(`--from ${from}: the folder has no package.json (give a onemodelcontext checkout or a .tgz from npm pack).`);
+    if (!existsSync(join(path, 'package.json')))
+      throw new CliError(
+        `--from ${from}: the folder has no package.json (give a onemodelcontext checkout or a .tgz from npm pack).`,
+      );
     return { path, kind: 'folder' };
   }
   if (!/\.tgz$/.test(path)) throw new CliError(`--from ${from}: expected a .tgz made by npm pack, or a folder.`);
@@ -25,7 +28,11 @@ export function checkFrom(from: string): { path: string; kind: 'tarball' | 'fold
 }
 
 /** Puts the package into `<project>/vendor/` and returns the dependency spec for package.json. */
-export async function vendorPackage(from: { path: string; kind: 'tarball' | 'folder' }, projectDir: string, out: Output): Promise<string> {
+export async function vendorPackage(
+  from: { path: string; kind: 'tarball' | 'folder' },
+  projectDir: string,
+  out: Output,
+): Promise<string> {
   const vendor = join(projectDir, VENDOR_DIR);
   mkdirSync(vendor, { recursive: true });
   if (from.kind === 'tarball') {
@@ -33,7 +40,15 @@ export async function vendorPackage(from: { path: string; kind: 'tarball' | 'fol
     out.info(`  create ${VENDOR_DIR}/${basename(from.path)}`);
     return `file:${VENDOR_DIR}/${basename(from.path)}`;
   }
-  const stdout = await runStep({ label: `packing ${from.path} (npm pack builds it)`, command: NPM, args: ['pack', '--json', '--pack-destination', vendor], cwd: from.path }, out);
+  const stdout = await runStep(
+    {
+      label: `packing ${from.path} (npm pack builds it)`,
+      command: NPM,
+      args: ['pack', '--json', '--pack-destination', vendor],
+      cwd: from.path,
+    },
+    out,
+  );
   const filename = packedFilename(stdout);
   out.info(`  create ${VENDOR_DIR}/${filename}`);
   return `file:${VENDOR_DIR}/${filename}`;

@@ -16,7 +16,9 @@ export interface Invocation {
   args: string[];
 }
 
-/** The Inspector's command line: over Streamable HTTP when a URL is given, otherwise it starts the stdio entry itself. */
+/**
+ * The Inspector's command line: over Streamable HTTP when a URL is given, otherwise it starts the stdio entry itself.
+ */
 export function inspectorInvocation(request: Pick<InspectCommand, 'url' | 'entry'>, projectDir: string): Invocation {
   if (request.url !== undefined) {
     let url: URL;
@@ -25,12 +27,15 @@ export function inspectorInvocation(request: Pick<InspectCommand, 'url' | 'entry
     } catch {
       throw new CliError(`--url ${request.url} is not a URL (e.g. http://127.0.0.1:3000/mcp).`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--url must be http:// or https:// (got ${url.protocol}).`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new CliError(`--url must be http:// or https:// (got ${url.protocol}).`);
     return { command: NPX, args: ['-y', INSPECTOR_PACKAGE, '--transport', 'http', '--server-url', url.href] };
   }
   const entry = join(projectDir, request.entry);
   if (!existsSync(entry)) {
-    throw new CliError(`${relative(process.cwd(), entry) || entry} not found: build first (npm run build), or pass --entry, or --url for a running HTTP server.`);
+    throw new CliError(
+      `${relative(process.cwd(), entry) || entry} not found: build first (npm run build), or pass --entry, or --url for a running HTTP server.`,
+    );
   }
   return { command: NPX, args: ['-y', INSPECTOR_PACKAGE, 'node', entry] };
 }
@@ -50,7 +55,11 @@ export function runInspector(request: InspectCommand, projectDir: string, out: O
   out.info(`Running: ${display}`);
   out.info('(the first run downloads the Inspector; it needs Node.js 22 or newer)');
   return new Promise((resolve, reject) => {
-    const child = spawn(invocation.command, invocation.args, { cwd: projectDir, stdio: 'inherit', shell: process.platform === 'win32' });
+    const child = spawn(invocation.command, invocation.args, {
+      cwd: projectDir,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
     child.once('error', (error) => reject(new CliError(`Could not run ${invocation.command}: ${error.message}`)));
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });

@@ -23,18 +23,26 @@ export function packageNameFromFolder(folder: string): string {
 }
 
 const RESERVED_WORDS = new Set(
-  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await'.split(' '),
+  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await'.split(
+    ' ',
+  ),
 );
 
 /** A class-style name the user types after `add`: PascalCase letters and digits, e.g. `Weather` or `BookFlight`. */
 export function classNameProblem(name: string): string | undefined {
-  if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) return `"${name}" is not a PascalCase name (letters and digits, starting with a capital, e.g. Weather)`;
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(name))
+    return `"${name}" is not a PascalCase name (letters and digits, starting with a capital, e.g. Weather)`;
   if (name.length > 64) return 'keep names to 64 characters';
   if (RESERVED_WORDS.has(name.toLowerCase())) return `"${name}" is a reserved word`;
   return undefined;
 }
 
-const SUFFIX: Record<Kind, string> = { tool: 'Tool', prompt: 'Prompt', resource: 'Resource', 'resource-template': 'ResourceTemplate' };
+const SUFFIX: Record<Kind, string> = {
+  tool: 'Tool',
+  prompt: 'Prompt',
+  resource: 'Resource',
+  'resource-template': 'ResourceTemplate',
+};
 
 /** Every spelling a generated file needs, from one PascalCase name. */
 export interface Names {

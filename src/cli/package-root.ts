@@ -15,7 +15,12 @@ export function ownPackage(start = __dirname): OwnPackage {
     if (existsSync(file)) {
       const json = JSON.parse(readFileSync(file, 'utf8')) as Partial<OwnPackage> & { name?: string };
       if (json.name === 'onemodelcontext') {
-        return { root: dir, version: json.version ?? '0.0.0', dependencies: json.dependencies ?? {}, devDependencies: json.devDependencies ?? {} };
+        return {
+          root: dir,
+          version: json.version ?? '0.0.0',
+          dependencies: json.dependencies ?? {},
+          devDependencies: json.devDependencies ?? {},
+        };
       }
     }
     if (dirname(dir) === dir) throw new Error(`Cannot find the onemodelcontext package.json above ${start}.`);

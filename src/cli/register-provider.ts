@@ -19,7 +19,8 @@ export function registerProvider(source: string, edit: ProviderEdit): string {
   const manual = `add \`import { ${className} } from '${from}';\` and put ${className} in the providers array by hand`;
   const starts = [...source.matchAll(/\bproviders\s*:\s*\[/g)];
   if (starts.length === 0) throw new ProviderEditError(`Could not find \`providers: [\` in src/app.ts; ${manual}.`);
-  if (starts.length > 1) throw new ProviderEditError(`Found ${starts.length} \`providers: [\` arrays in src/app.ts; ${manual}.`);
+  if (starts.length > 1)
+    throw new ProviderEditError(`Found ${starts.length} \`providers: [\` arrays in src/app.ts; ${manual}.`);
   const open = starts[0]!.index! + starts[0]![0].length - 1;
   const close = matchingBracket(source, open);
   if (close === undefined) throw new ProviderEditError(`The providers array in src/app.ts is not closed; ${manual}.`);
@@ -35,7 +36,10 @@ export function registerProvider(source: string, edit: ProviderEdit): string {
 /** Appends an item keeping the array's layout: one line (`[A, B]`) or one item per line. */
 function appendItem(inside: string, item: string): string {
   const body = inside.replace(/\s+$/, '');
-  if (body.trim() === '') return inside.includes('\n') ? `\n${indentAfterNewline(inside) || '    '}${item},${trailingWhitespace(inside)}` : item;
+  if (body.trim() === '')
+    return inside.includes('\n')
+      ? `\n${indentAfterNewline(inside) || '    '}${item},${trailingWhitespace(inside)}`
+      : item;
   const hasTrailingComma = stripComments(body).trimEnd().endsWith(',');
   const tail = inside.slice(body.length);
   if (!inside.includes('\n')) return `${body}${hasTrailingComma ? ' ' : ', '}${item}${tail}`;

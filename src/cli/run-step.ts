@@ -1,4 +1,7 @@
-/** Runs one long external step (npm install, npm pack) with a progress line every few seconds and its output kept for errors. */
+/**
+ * Runs one long external step (npm install, npm pack) with a progress line every few seconds and its output kept for
+ * errors.
+ */
 import { spawn } from 'node:child_process';
 import { CliError, type Output } from './output';
 
@@ -32,7 +35,10 @@ export function runStep(step: Step, out: Output, everyMs = PROGRESS_EVERY_MS): P
       all += chunk.toString('utf8');
     });
     child.stderr.on('data', (chunk: Buffer) => (all += chunk.toString('utf8')));
-    const timer = setInterval(() => out.info(`    still ${step.label} (${Math.round((Date.now() - started) / 1000)} s)`), everyMs);
+    const timer = setInterval(
+      () => out.info(`    still ${step.label} (${Math.round((Date.now() - started) / 1000)} s)`),
+      everyMs,
+    );
     timer.unref();
     const finish = (error?: Error) => {
       clearInterval(timer);

@@ -5,7 +5,15 @@
 import { FrameworkError } from '../errors/framework-error';
 import { ProtocolError } from '../errors/protocol-error';
 import { ErrorCode } from '../protocol/error-codes';
-import { failure, success, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from '../protocol/jsonrpc';
+import {
+  failure,
+  success,
+  type JsonObject,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from '../protocol/jsonrpc';
 import { isLogLevel, type LogLevel } from '../protocol/meta';
 import type { ClientCapabilities, Implementation } from '../protocol/types';
 import { MODERN_VERSION, type Era } from '../protocol/versions';
@@ -79,19 +87,33 @@ export class ClientSession {
   }
 
   /** Sends one request and resolves with its result; JSON-RPC errors reject as ProtocolError. */
-  async exchange(method: string, params: JsonObject, o: ExchangeOptions = {}, versionRetry = true): Promise<JsonObject> {
+  async exchange(
+    method: string,
+    params: JsonObject,
+    o: ExchangeOptions = {},
+    versionRetry = true,
+  ): Promise<JsonObject> {
     const id = ++this.nextId;
     o.onId?.(id);
     const modern = this.era === 'modern';
     const wireParams = modern
-      ? withModernMeta(params, { protocolVersion: this.protocolVersion, capabilities: this.capabilities, clientInfo: this.clientInfo, logLevel: this.logLevel, progressToken: o.progressToken })
+      ? withModernMeta(params, {
+          protocolVersion: this.protocolVersion,
+          capabilities: this.capabilities,
+          clientInfo: this.clientInfo,
+          logLevel: this.logLevel,
+          progressToken: o.progressToken,
+        })
       : withLegacyMeta(params, o.progressToken);
     const headers = modern && this.transport.kind === 'http' ? this.headersFor(method, params) : undefined;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: wireParams };
 
     const controller = new AbortController();
     const timeoutMs = o.timeoutMs ?? this.options.requestTimeoutMs;
-    const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(new RequestTimeoutError(method, timeoutMs)), timeoutMs) : undefined;
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => controller.abort(new RequestTimeoutError(method, timeoutMs)), timeoutMs)
+        : undefined;
     const onUserAbort = () => controller.abort(o.signal!.reason);
     if (o.signal?.aborted) onUserAbort();
     else o.signal?.addEventListener('abort', onUserAbort, { once: true });
@@ -102,7 +124,12 @@ export class ClientSession {
     const onAbort = () => {
       if (tellsServer && !this.closing.signal.aborted) {
         const reason = controller.signal.reason instanceof Error ? controller.signal.reason.message : 'cancelled';
-        void this.transport.notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }, this.notificationHeaders('notifications/cancelled')).catch(() => undefined);
+        void this.transport
+          .notify(
+            { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } },
+            this.notificationHeaders('notifications/cancelled'),
+          )
+          .catch(() => undefined);
       }
     };
     controller.signal.addEventListener('abort', onAbort, { once: true });
@@ -113,7 +140,10 @@ export class ClientSession {
         onNotification: o.onNotification ?? ((n) => this.notification(n)),
       });
       if ('result' in response) return modern ? checkedResultType(method, response.result) : response.result;
-      const retryVersion = modern && versionRetry && response.error.code === ErrorCode.UnsupportedProtocolVersion ? this.versionFrom(response.error.data) : undefined;
+      const retryVersion =
+        modern && versionRetry && response.error.code === ErrorCode.UnsupportedProtocolVersion
+          ? this.versionFrom(response.error.data)
+          : undefined;
       if (retryVersion) {
         this.protocolVersion = retryVersion;
         return await this.exchange(method, params, o, false);
@@ -128,7 +158,10 @@ export class ClientSession {
   }
 
   async notify(method: string, params?: JsonObject): Promise<void> {
-    await this.transport.notify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }, this.notificationHeaders(method));
+    await this.transport.notify(
+      { jsonrpc: '2.0', method, ...(params ? { params } : {}) },
+      this.notificationHeaders(method),
+    );
   }
 
   close(): void {
@@ -142,7 +175,9 @@ export class ClientSession {
   }
 
   private notificationHeaders(method: string): Record<string, string> | undefined {
-    return this.era === 'modern' && this.transport.kind === 'http' ? { 'MCP-Protocol-Version': this.protocolVersion, 'Mcp-Method': method } : undefined;
+    return this.era === 'modern' && this.transport.kind === 'http'
+      ? { 'MCP-Protocol-Version': this.protocolVersion, 'Mcp-Method': method }
+      : undefined;
   }
 
   /** A modern version from -32022 `data.supported` that this client speaks. */
@@ -154,7 +189,10 @@ export class ClientSession {
 
   private async answerServerRequest(m: JsonRpcRequest): Promise<JsonRpcResponse> {
     try {
-      const result = await answerInput(this.options, m.method, m.params ?? {}, { era: this.era, signal: this.closing.signal });
+      const result = await answerInput(this.options, m.method, m.params ?? {}, {
+        era: this.era,
+        signal: this.closing.signal,
+      });
       if (m.method !== 'ping') this.legacyAsks++;
       return success(m.id, result);
     } catch (e) {
@@ -169,12 +207,17 @@ export class ClientSession {
     if (n.method === 'notifications/progress') {
       const cb = this.progress.get(params.progressToken as string);
       if (cb && typeof params.progress === 'number') {
-        cb({ progress: params.progress, total: params.total as number | undefined, message: params.message as string | undefined });
+        cb({
+          progress: params.progress,
+          total: params.total as number | undefined,
+          message: params.message as string | undefined,
+        });
       }
       return;
     }
     if (n.method === 'notifications/message') {
-      if (isLogLevel(params.level)) this.options.onLog?.({ level: params.level, logger: params.logger as string | undefined, data: params.data });
+      if (isLogLevel(params.level))
+        this.options.onLog?.({ level: params.level, logger: params.logger as string | undefined, data: params.data });
       return;
     }
     for (const listener of this.changeListeners) listener(n);
@@ -188,5 +231,8 @@ export class ClientSession {
 function checkedResultType(method: string, result: JsonObject): JsonObject {
   const kind = result.resultType;
   if (kind === undefined || kind === 'complete' || kind === 'input_required') return result;
-  throw new FrameworkError('OMC_CLIENT_BAD_REPLY', `${method}: the server answered an unknown resultType ${JSON.stringify(kind)}; the result is invalid.`);
+  throw new FrameworkError(
+    'OMC_CLIENT_BAD_REPLY',
+    `${method}: the server answered an unknown resultType ${JSON.stringify(kind)}; the result is invalid.`,
+  );
 }

@@ -17,7 +17,12 @@ import { answerInputRound } from './input-handlers';
 import { MemoryTransport } from './memory-transport';
 import { driveInputRounds } from './mrtr-driver';
 import { discover, negotiate } from './negotiate';
-import { resolveClientOptions, type ContextClientInit, type ContextClientOptions, type ProgressCallback } from './options';
+import {
+  resolveClientOptions,
+  type ContextClientInit,
+  type ContextClientOptions,
+  type ProgressCallback,
+} from './options';
 import { StdioTransport } from './stdio-transport';
 import { validateTarget, type AppTarget, type ClientTarget, type TransportTarget } from './targets';
 import { listen, type Subscription } from './subscription';
@@ -107,10 +112,15 @@ export class ContextClient {
   /** Calls a tool, answering every ask; `callInfo(result)` tells the rounds and asks it took. */
   async callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
     // Modern HTTP mirrors x-mcp-header arguments into headers: learn the tool's declarations first.
-    if (this.era === 'modern' && this.transport.kind === 'http' && !this.session.catalog.knows(name)) await this.listTools(options);
+    if (this.era === 'modern' && this.transport.kind === 'http' && !this.session.catalog.knows(name))
+      await this.listTools(options);
     return (await this.inputCall('tools/call', { name, arguments: args }, options)) as CallToolResult;
   }
-  async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options: CallOptions = {},
+  ): Promise<GetPromptResult> {
     return (await this.inputCall('prompts/get', { name, arguments: args }, options)) as GetPromptResult;
   }
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
@@ -156,7 +166,8 @@ export class ContextClient {
 
   private async inputCall(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
     const progress = this.session.progressToken(options.onProgress);
-    const send = (p: JsonObject) => this.session.exchange(method, p, { signal: options.signal, progressToken: progress.token });
+    const send = (p: JsonObject) =>
+      this.session.exchange(method, p, { signal: options.signal, progressToken: progress.token });
     try {
       if (this.era === 'legacy') {
         const before = this.session.legacyAsks;
@@ -180,7 +191,12 @@ export class ContextClient {
     }
   }
 
-  private async page<T>(method: string, key: ListKey, cursor: string | undefined, options?: RequestOptions): Promise<Page<T>> {
+  private async page<T>(
+    method: string,
+    key: ListKey,
+    cursor: string | undefined,
+    options?: RequestOptions,
+  ): Promise<Page<T>> {
     const result = await this.session.exchange(method, cursor === undefined ? {} : { cursor }, options);
     const items = Array.isArray(result[key]) ? (result[key] as T[]) : [];
     const page: Page<T> = { items };

@@ -11,7 +11,12 @@ export function applyElicitationDefaults(requestedSchema: JsonObject, content: E
   for (const [name, schema] of Object.entries(properties as Record<string, JsonObject>)) {
     if (out[name] !== undefined || typeof schema !== 'object' || schema === null) continue;
     const d = schema.default;
-    if (typeof d === 'string' || typeof d === 'number' || typeof d === 'boolean' || (Array.isArray(d) && d.every((x) => typeof x === 'string'))) {
+    if (
+      typeof d === 'string' ||
+      typeof d === 'number' ||
+      typeof d === 'boolean' ||
+      (Array.isArray(d) && d.every((x) => typeof x === 'string'))
+    ) {
       out[name] = d as string | number | boolean | string[];
     }
   }

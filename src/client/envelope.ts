@@ -1,6 +1,12 @@
 /** The 2026-07-28 request envelope: `_meta` fields (digest §1.1) and HTTP request-metadata headers (§4.2). */
 import type { JsonObject } from '../protocol/jsonrpc';
-import { encodeHeaderValue, headerParamValue, headerTextFor, PARAM_HEADER_PREFIX, type HeaderParam } from '../protocol/mcp-header';
+import {
+  encodeHeaderValue,
+  headerParamValue,
+  headerTextFor,
+  PARAM_HEADER_PREFIX,
+  type HeaderParam,
+} from '../protocol/mcp-header';
 import { Meta, type LogLevel } from '../protocol/meta';
 import type { ClientCapabilities, Implementation } from '../protocol/types';
 
@@ -33,14 +39,23 @@ export function withLegacyMeta(params: JsonObject, progressToken?: string | numb
 }
 
 /** `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` mirrors of a tool's arguments. */
-export function modernHeaders(protocolVersion: string, method: string, params: JsonObject, headerParams: readonly HeaderParam[] = []): Record<string, string> {
+export function modernHeaders(
+  protocolVersion: string,
+  method: string,
+  params: JsonObject,
+  headerParams: readonly HeaderParam[] = [],
+): Record<string, string> {
   const headers: Record<string, string> = { 'MCP-Protocol-Version': protocolVersion, 'Mcp-Method': method };
   const name = nameOf(method, params);
   if (name !== undefined) headers['Mcp-Name'] = encodeHeaderValue(name);
   if (method === 'tools/call') {
     for (const p of headerParams) {
       const value = headerParamValue(params.arguments, p);
-      if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
+      if (
+        typeof value === 'string' ||
+        typeof value === 'boolean' ||
+        (typeof value === 'number' && Number.isFinite(value))
+      ) {
         headers[`${PARAM_HEADER_PREFIX}${p.name}`] = headerTextFor(value);
       }
     }
@@ -49,6 +64,11 @@ export function modernHeaders(protocolVersion: string, method: string, params: J
 }
 
 function nameOf(method: string, params: JsonObject): string | undefined {
-  const v = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : undefined;
+  const v =
+    method === 'resources/read'
+      ? params.uri
+      : method === 'tools/call' || method === 'prompts/get'
+        ? params.name
+        : undefined;
   return typeof v === 'string' ? v : undefined;
 }

@@ -10,7 +10,12 @@ import { MissingInputHandlerError } from './errors';
 export type InputHandlers = Pick<ContextClientOptions, 'elicitation' | 'urlElicitation' | 'sampling' | 'roots'>;
 
 /** Answers one ask; throws MissingInputHandlerError for a kind without a handler. */
-export async function answerInput(handlers: InputHandlers, method: string, params: JsonObject, ctx: InputContext): Promise<JsonObject> {
+export async function answerInput(
+  handlers: InputHandlers,
+  method: string,
+  params: JsonObject,
+  ctx: InputContext,
+): Promise<JsonObject> {
   switch (method) {
     case 'elicitation/create': {
       if (params.mode === 'url') {
@@ -47,7 +52,9 @@ export async function answerInputRound(
   ctx: Omit<InputContext, 'key'>,
 ): Promise<Record<string, JsonObject>> {
   const entries = await Promise.all(
-    Object.entries(requests).map(async ([key, r]) => [key, await answerInput(handlers, r.method, r.params ?? {}, { ...ctx, key })] as const),
+    Object.entries(requests).map(
+      async ([key, r]) => [key, await answerInput(handlers, r.method, r.params ?? {}, { ...ctx, key })] as const,
+    ),
   );
   return Object.fromEntries(entries);
 }
@@ -56,7 +63,10 @@ export async function answerInputRound(
  * The capabilities a client declares: one per handler given. `legacy` shapes follow the revision
  * negotiated at initialize (URL elicitation exists only from 2025-11-25).
  */
-export function declaredCapabilities(options: InputHandlers & { samplingTools: boolean }, protocolVersion: string): ClientCapabilities {
+export function declaredCapabilities(
+  options: InputHandlers & { samplingTools: boolean },
+  protocolVersion: string,
+): ClientCapabilities {
   const caps: ClientCapabilities = {};
   const urlAllowed = protocolVersion >= '2025-11-25';
   if (options.elicitation || (options.urlElicitation && urlAllowed)) {

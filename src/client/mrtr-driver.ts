@@ -50,7 +50,10 @@ export async function driveInputRounds(o: DriveOptions): Promise<Driven> {
     const keys = Object.keys(requests ?? {});
     if (round > o.maxInputRounds) throw new MaxInputRoundsError(o.method, round, keys);
     if (!keys.length && typeof state !== 'string') {
-      throw new FrameworkError('OMC_CLIENT_BAD_REPLY', `${o.method}: the server answered input_required with neither inputRequests nor requestState.`);
+      throw new FrameworkError(
+        'OMC_CLIENT_BAD_REPLY',
+        `${o.method}: the server answered input_required with neither inputRequests nor requestState.`,
+      );
     }
     let responses: Record<string, JsonObject> | undefined;
     if (keys.length) {
@@ -68,10 +71,14 @@ export async function driveInputRounds(o: DriveOptions): Promise<Driven> {
 function inputRequestsOf(result: JsonObject): InputRequestMap | undefined {
   const r = result.inputRequests;
   if (r === undefined || r === null) return undefined;
-  if (typeof r !== 'object' || Array.isArray(r)) throw new FrameworkError('OMC_CLIENT_BAD_REPLY', 'inputRequests must be an object keyed by request key.');
+  if (typeof r !== 'object' || Array.isArray(r))
+    throw new FrameworkError('OMC_CLIENT_BAD_REPLY', 'inputRequests must be an object keyed by request key.');
   for (const [key, value] of Object.entries(r)) {
     if (typeof value !== 'object' || value === null || typeof (value as JsonObject).method !== 'string') {
-      throw new FrameworkError('OMC_CLIENT_BAD_REPLY', `inputRequests["${key}"] is not an embedded request ({method, params}).`);
+      throw new FrameworkError(
+        'OMC_CLIENT_BAD_REPLY',
+        `inputRequests["${key}"] is not an embedded request ({method, params}).`,
+      );
     }
   }
   return r as InputRequestMap;

@@ -9,7 +9,12 @@ import { Meta } from '../protocol/meta';
 import { isLegacyVersion, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION } from '../protocol/versions';
 import { HttpStatusError, RequestTimeoutError } from './errors';
 import type { ClientSession } from './client-session';
-import { HeaderMismatchError, MethodNotFoundError, MissingCapabilityError, UnsupportedVersionError } from './server-errors';
+import {
+  HeaderMismatchError,
+  MethodNotFoundError,
+  MissingCapabilityError,
+  UnsupportedVersionError,
+} from './server-errors';
 import type { ServerDescription } from './server-description';
 
 export async function negotiate(session: ClientSession): Promise<ServerDescription> {
@@ -32,14 +37,20 @@ type Probe = { modern: true; description: ServerDescription } | { modern: false;
 async function probeModern(session: ClientSession, pinned: boolean): Promise<Probe> {
   const http = session.transport.kind === 'http';
   try {
-    const result = await session.exchange('server/discover', {}, { timeoutMs: http ? undefined : session.options.probeTimeoutMs });
+    const result = await session.exchange(
+      'server/discover',
+      {},
+      { timeoutMs: http ? undefined : session.options.probeTimeoutMs },
+    );
     const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
-    if (pinned || versions.includes(session.protocolVersion)) return { modern: true, description: describeModern(session, result) };
+    if (pinned || versions.includes(session.protocolVersion))
+      return { modern: true, description: describeModern(session, result) };
     return { modern: false, legacyVersion: LEGACY_VERSIONS.find((v) => versions.includes(v)) };
   } catch (e) {
     if (pinned) {
       // The version was chosen by the caller: a discover failure only leaves the description empty.
-      if (e instanceof ProtocolError || e instanceof HttpStatusError) return { modern: true, description: emptyModern(session) };
+      if (e instanceof ProtocolError || e instanceof HttpStatusError)
+        return { modern: true, description: emptyModern(session) };
       throw e;
     }
     if (e instanceof UnsupportedVersionError) {
@@ -50,7 +61,9 @@ async function probeModern(session: ClientSession, pinned: boolean): Promise<Pro
     if (e instanceof ProtocolError) {
       // Errors only a 2026 server sends; a 404 method-not-found is 2026 HTTP's answer to an unknown method.
       const recognised =
-        e instanceof HeaderMismatchError || e instanceof MissingCapabilityError || (http && e instanceof MethodNotFoundError && e.httpStatus === 404);
+        e instanceof HeaderMismatchError ||
+        e instanceof MissingCapabilityError ||
+        (http && e instanceof MethodNotFoundError && e.httpStatus === 404);
       return recognised ? { modern: true, description: emptyModern(session) } : { modern: false };
     }
     if (e instanceof HttpStatusError && e.status >= 400 && e.status < 500) return { modern: false };
@@ -69,7 +82,10 @@ async function initialize(session: ClientSession, version: string): Promise<Serv
   });
   const negotiated = result.protocolVersion;
   if (!isLegacyVersion(negotiated)) {
-    throw new FrameworkError('OMC_CLIENT_UNSUPPORTED_VERSION', `The server answered initialize with protocol version ${String(negotiated)}, which this client does not speak.`);
+    throw new FrameworkError(
+      'OMC_CLIENT_UNSUPPORTED_VERSION',
+      `The server answered initialize with protocol version ${String(negotiated)}, which this client does not speak.`,
+    );
   }
   session.protocolVersion = negotiated;
   session.transport.legacySessionStarted?.(negotiated);
@@ -96,7 +112,9 @@ function describeModern(session: ClientSession, result: JsonObject): ServerDescr
     serverInfo: isObject(info) ? info : undefined,
     capabilities: isObject(result.capabilities) ? result.capabilities : {},
     instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
-    supportedVersions: Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === 'string') : [],
+    supportedVersions: Array.isArray(result.supportedVersions)
+      ? result.supportedVersions.filter((v): v is string => typeof v === 'string')
+      : [],
   };
 }
 

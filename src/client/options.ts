@@ -92,5 +92,8 @@ export type ContextClientInit = Partial<Omit<ContextClientOptions, 'clientInfo'>
 };
 
 export function resolveClientOptions(input: ContextClientInit = {}): Readonly<ContextClientOptions> {
-  return validateOptions(ContextClientOptions, input, { label: 'ContextClientOptions', nested: { clientInfo: ClientInfoOptions } });
+  return validateOptions(ContextClientOptions, input, {
+    label: 'ContextClientOptions',
+    nested: { clientInfo: ClientInfoOptions },
+  });
 }

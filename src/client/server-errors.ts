@@ -31,7 +31,9 @@ export class MissingCapabilityError extends ServerError {
   /** `data.requiredCapabilities`: the capabilities the server asked for. */
   get requiredCapabilities(): Record<string, unknown> {
     const required = (this.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
-    return typeof required === 'object' && required !== null && !Array.isArray(required) ? (required as Record<string, unknown>) : {};
+    return typeof required === 'object' && required !== null && !Array.isArray(required)
+      ? (required as Record<string, unknown>)
+      : {};
   }
 }
 

@@ -29,7 +29,11 @@ export class Subscription extends AsyncQueue<ChangeNotification> {
   }
 }
 
-export async function listen(session: ClientSession, filter: ListenFilter, signal?: AbortSignal): Promise<Subscription> {
+export async function listen(
+  session: ClientSession,
+  filter: ListenFilter,
+  signal?: AbortSignal,
+): Promise<Subscription> {
   return session.era === 'modern' ? listenModern(session, filter, signal) : listenLegacy(session, filter, signal);
 }
 
@@ -45,7 +49,11 @@ function listenModern(session: ClientSession, filter: ListenFilter, signal?: Abo
     } else sub.push({ method: n.method, params: n.params });
   };
   session
-    .exchange('subscriptions/listen', { notifications: filter }, { signal: controller.signal, timeoutMs: 0, onNotification })
+    .exchange(
+      'subscriptions/listen',
+      { notifications: filter },
+      { signal: controller.signal, timeoutMs: 0, onNotification },
+    )
     .then(() => sub.end())
     .catch((e: unknown) => (controller.signal.aborted ? sub.end() : sub.end(e)));
   return sub;
@@ -80,7 +88,9 @@ function wanted(filter: ListenFilter, n: JsonRpcNotification): boolean {
       return !!filter.resourcesListChanged;
     case 'notifications/resources/updated': {
       const uri = n.params?.uri;
-      return typeof uri === 'string' && (filter.resourceSubscriptions ?? []).some((s) => uri === s || uri.startsWith(s));
+      return (
+        typeof uri === 'string' && (filter.resourceSubscriptions ?? []).some((s) => uri === s || uri.startsWith(s))
+      );
     }
     default:
       return false;

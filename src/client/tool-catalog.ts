@@ -38,7 +38,11 @@ export class ToolCatalog {
   /** Header parameters of a tool; throws for a refused tool. */
   paramsFor(name: string): readonly HeaderParam[] {
     const refused = this.refused.get(name);
-    if (refused) throw new FrameworkError('OMC_CLIENT_TOOL_REFUSED', `Tool "${name}" was refused: invalid x-mcp-header declaration (${refused}).`);
+    if (refused)
+      throw new FrameworkError(
+        'OMC_CLIENT_TOOL_REFUSED',
+        `Tool "${name}" was refused: invalid x-mcp-header declaration (${refused}).`,
+      );
     return this.headerParams.get(name) ?? [];
   }
 }

@@ -1,4 +1,6 @@
-/** 2026-07-28 cache hints (`ttlMs`, `cacheScope`): one definition for the server options and for `@Resource({ cache })`. */
+/**
+ * 2026-07-28 cache hints (`ttlMs`, `cacheScope`): one definition for the server options and for `@Resource({ cache })`.
+ */
 import { IsIn, IsInt, Min } from 'class-validator';
 import type { CacheHints } from '../metadata/options';
 import { validateOptions } from './validate-options';

@@ -5,7 +5,10 @@ import { ValidateBy } from 'class-validator';
 export const IsFunction = () =>
   ValidateBy({
     name: 'isFunction',
-    validator: { validate: (v: unknown) => typeof v === 'function', defaultMessage: () => '$property must be a function' },
+    validator: {
+      validate: (v: unknown) => typeof v === 'function',
+      defaultMessage: () => '$property must be a function',
+    },
   });
 
 /** The option is an object with these methods (a logger, a store). */
@@ -14,7 +17,9 @@ export const HasMethods = (...methods: string[]) =>
     name: 'hasMethods',
     validator: {
       validate: (v: unknown) =>
-        typeof v === 'object' && v !== null && methods.every((m) => typeof (v as Record<string, unknown>)[m] === 'function'),
+        typeof v === 'object' &&
+        v !== null &&
+        methods.every((m) => typeof (v as Record<string, unknown>)[m] === 'function'),
       defaultMessage: () => `$property must be an object with ${methods.map((m) => `${m}()`).join(' and ')}`,
     },
   });

@@ -29,7 +29,9 @@ type OptionsClass = new () => object;
 const knownKeysCache = new WeakMap<OptionsClass, readonly string[]>();
 const validated = new WeakMap<object, OptionsClass>();
 
-/** Every option a class defines: fields with a default and fields with a validation decorator (inherited ones included). */
+/**
+ * Every option a class defines: fields with a default and fields with a validation decorator (inherited ones included).
+ */
 export function knownOptionKeys(cls: OptionsClass): readonly string[] {
   let keys = knownKeysCache.get(cls);
   if (!keys) {
@@ -63,7 +65,9 @@ function unknownKeys(input: Record<string, unknown>, cls: OptionsClass, path: st
       const near = closestName(key, known);
       return {
         field: path + key,
-        message: near ? `unknown option; did you mean "${near}"?` : `unknown option; known options are ${known.join(', ')}`,
+        message: near
+          ? `unknown option; did you mean "${near}"?`
+          : `unknown option; known options are ${known.join(', ')}`,
       };
     });
 }
@@ -81,7 +85,10 @@ function got(value: unknown): string {
 function flatten(errors: ValidationError[], path = ''): OptionProblem[] {
   return errors.flatMap((e) => {
     const field = path + e.property;
-    const own = Object.values(e.constraints ?? {}).map((m) => ({ field, message: withoutProperty(m, e.property) + got(e.value) }));
+    const own = Object.values(e.constraints ?? {}).map((m) => ({
+      field,
+      message: withoutProperty(m, e.property) + got(e.value),
+    }));
     return [...own, ...flatten(e.children ?? [], `${field}.`)];
   });
 }
@@ -104,7 +111,10 @@ export function validateOptions<T extends object>(cls: new () => T, input: unkno
     if (!nestedCls) {
       instance[key] = value;
     } else if (!isPlainObject(value)) {
-      problems.push({ field: key, message: `must be an object of ${nestedCls.name} (${knownOptionKeys(nestedCls).join(', ')})` });
+      problems.push({
+        field: key,
+        message: `must be an object of ${nestedCls.name} (${knownOptionKeys(nestedCls).join(', ')})`,
+      });
     } else {
       problems.push(...unknownKeys(value, nestedCls, `${key}.`));
       instance[key] = plainToInstance(nestedCls, value);

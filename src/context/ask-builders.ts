@@ -31,7 +31,11 @@ function readAction(response: unknown): ElicitAction | undefined {
   return a === 'accept' || a === 'decline' || a === 'cancel' ? a : undefined;
 }
 
-export function elicitAsk<T extends object>(form: new () => T, message: string, options: AskOptions = {}): Ask<ElicitOutcome<T>> {
+export function elicitAsk<T extends object>(
+  form: new () => T,
+  message: string,
+  options: AskOptions = {},
+): Ask<ElicitOutcome<T>> {
   const requestedSchema: JsonObject = dtoToElicitationSchema(form);
   const validate = createDtoValidator(form);
   const fields = Object.keys((requestedSchema.properties as Record<string, unknown> | undefined) ?? {});
@@ -79,7 +83,8 @@ export function confirmAsk(message: string, options: AskOptions = {}): Ask<boole
       if (!action) return { ok: false, reason: 'not an ElicitResult' };
       if (action !== 'accept') return { ok: true, value: false, kept: { action } };
       const content = (response as Record<string, unknown>).content;
-      if (!isRecord(content) || typeof content.confirm !== 'boolean') return { ok: false, reason: 'confirm must be a boolean' };
+      if (!isRecord(content) || typeof content.confirm !== 'boolean')
+        return { ok: false, reason: 'confirm must be a boolean' };
       return { ok: true, value: content.confirm, kept: { action, content: { confirm: content.confirm } } };
     },
   };
@@ -91,7 +96,12 @@ export interface UrlElicitOutcome {
   elicitationId?: string;
 }
 
-export function urlElicitAsk(url: string, message: string, withElicitationId: boolean, options: AskOptions = {}): Ask<UrlElicitOutcome> {
+export function urlElicitAsk(
+  url: string,
+  message: string,
+  withElicitationId: boolean,
+  options: AskOptions = {},
+): Ask<UrlElicitOutcome> {
   const elicitationId = withElicitationId ? randomUUID() : undefined;
   const params: JsonObject = { mode: 'url', message, url };
   if (elicitationId) params.elicitationId = elicitationId;
@@ -127,7 +137,11 @@ export function sampleAsk(request: SampleRequest | string, options: AskOptions =
     requires: needsTools ? { sampling: { tools: {} } } : { sampling: {} },
     supportedBy: needsTools ? Capabilities.samplingTools : Capabilities.sampling,
     decode: (response) => {
-      if (!isRecord(response) || typeof response.model !== 'string' || (!isRecord(response.content) && !Array.isArray(response.content))) {
+      if (
+        !isRecord(response) ||
+        typeof response.model !== 'string' ||
+        (!isRecord(response.content) && !Array.isArray(response.content))
+      ) {
         return { ok: false, reason: 'not a CreateMessageResult' };
       }
       const kept = pick(response, ['role', 'content', 'model', 'stopReason']);

@@ -32,14 +32,19 @@ export interface Ask<T> {
 const oneShotHash = (crypto as { hash?: (alg: string, data: string, enc: 'base64url') => string }).hash;
 export function askFingerprint(request: InputRequest): string {
   const text = JSON.stringify(request);
-  return (oneShotHash ? oneShotHash('sha256', text, 'base64url') : createHash('sha256').update(text).digest('base64url')).slice(0, 16);
+  return (
+    oneShotHash ? oneShotHash('sha256', text, 'base64url') : createHash('sha256').update(text).digest('base64url')
+  ).slice(0, 16);
 }
 
 /** The same question, its message saying why the last answer was refused (a re-ask). */
 export function withRefusalReason(request: InputRequest, reason: string): InputRequest {
   const params = request.params as { message?: unknown } | undefined;
   if (request.method !== 'elicitation/create' || typeof params?.message !== 'string') return request;
-  return { ...request, params: { ...request.params, message: `${params.message}\n\n(The previous answer was not accepted: ${reason})` } };
+  return {
+    ...request,
+    params: { ...request.params, message: `${params.message}\n\n(The previous answer was not accepted: ${reason})` },
+  };
 }
 
 export const Capabilities = {

@@ -34,7 +34,10 @@ export class InputRequired extends Error {
     const requests = init.inputRequests ?? {};
     const empty = Object.keys(requests).length === 0;
     if (empty && init.requestState === undefined) {
-      throw new FrameworkError('OMC_INPUT_REQUIRED_EMPTY', 'InputRequired needs inputRequests, a requestState string, or both.');
+      throw new FrameworkError(
+        'OMC_INPUT_REQUIRED_EMPTY',
+        'InputRequired needs inputRequests, a requestState string, or both.',
+      );
     }
     if (init.requestState !== undefined && typeof init.requestState !== 'string') {
       throw new FrameworkError('OMC_INPUT_REQUIRED_EMPTY', 'InputRequired: requestState must be a string.');

@@ -62,7 +62,8 @@ export class LegacyAskPort implements AskPort {
     let lastReason = '';
     for (let attempt = 0; attempt <= this.options.maxReasks; attempt++) {
       // A re-ask says why the last answer was refused, as on 2026.
-      const sent = attempt === 0 ? params : withRefusalReason({ method: ask.request.method, params }, lastReason).params;
+      const sent =
+        attempt === 0 ? params : withRefusalReason({ method: ask.request.method, params }, lastReason).params;
       const response = await requester(ask.request.method, sent, { signal, timeoutMs: ask.timeoutMs ?? timeoutMs });
       const decoded = ask.decode(response);
       if (decoded.ok) return decoded.value;

@@ -16,7 +16,8 @@ export interface OnceLedger {
 }
 
 /** One ask or once of an attempt, as the replay linter compares them. */
-export type ReplayStep = { kind: 'ask'; key: string; fingerprint: string; question?: InputRequest } | { kind: 'once'; key: string };
+export type ReplayStep =
+  { kind: 'ask'; key: string; fingerprint: string; question?: InputRequest } | { kind: 'once'; key: string };
 
 export class ReplayAskPort implements AskPort {
   readonly allowed = true;
@@ -69,10 +70,16 @@ export class ReplayAskPort implements AskPort {
     // An answer that fails the question is asked again, saying why, at most maxReasks times (as on legacy).
     const reasks = (this.flow.reasks[key] ?? 0) + 1;
     if (reasks > this.maxReasks) {
-      return Promise.reject(new FrameworkError('OMC_ASK_INVALID_ANSWER', `The client's answers were invalid: ${decoded.reason}`));
+      return Promise.reject(
+        new FrameworkError('OMC_ASK_INVALID_ANSWER', `The client's answers were invalid: ${decoded.reason}`),
+      );
     }
     this.flow.reasks[key] = reasks;
-    return this.suspend({ key, fingerprint, request: forClient(withRefusalReason(ask.request, decoded.reason), this.capabilities) });
+    return this.suspend({
+      key,
+      fingerprint,
+      request: forClient(withRefusalReason(ask.request, decoded.reason), this.capabilities),
+    });
   }
 
   /**

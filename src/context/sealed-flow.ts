@@ -27,7 +27,14 @@ export function toSealedFlow(flow: FlowState): SealedFlow {
 
 /** Reads a decoded payload defensively: it passed the MAC, but only our own shape is accepted. */
 export function readFlow(payload: unknown): FlowState | undefined {
-  if (!isRecord(payload) || typeof payload.i !== 'string' || !isRecord(payload.a) || !isRecord(payload.p) || !isRecord(payload.s) || !isRecord(payload.o)) {
+  if (
+    !isRecord(payload) ||
+    typeof payload.i !== 'string' ||
+    !isRecord(payload.a) ||
+    !isRecord(payload.p) ||
+    !isRecord(payload.s) ||
+    !isRecord(payload.o)
+  ) {
     return undefined;
   }
   if (payload.x !== undefined && !isRecord(payload.x)) return undefined;
@@ -39,7 +46,8 @@ export function readFlow(payload: unknown): FlowState | undefined {
   for (const [k, v] of Object.entries(payload.p)) if (typeof v === 'string') flow.asked[k] = v;
   for (const [k, v] of Object.entries(payload.s)) if (typeof v === 'string') flow.state[k] = v;
   for (const [k, v] of Object.entries(payload.o)) {
-    if (isRecord(v) && k.startsWith(ONCE_PREFIX)) flow.onces[k.slice(ONCE_PREFIX.length)] = 'v' in v ? { value: v.v } : {};
+    if (isRecord(v) && k.startsWith(ONCE_PREFIX))
+      flow.onces[k.slice(ONCE_PREFIX.length)] = 'v' in v ? { value: v.v } : {};
   }
   for (const [k, v] of Object.entries(payload.x ?? {})) if (Number.isSafeInteger(v)) flow.reasks[k] = v as number;
   return flow;

@@ -11,7 +11,8 @@ export function Effect(): MethodDecorator {
   return (target, key, descriptor) => {
     const original = descriptor.value as unknown;
     const name = `${(target as { constructor: { name: string } }).constructor.name}.${String(key)}`;
-    if (typeof original !== 'function') throw new FrameworkError('OMC_INVALID_DEFINITION', `@Effect() on ${name}: only methods can be effects.`);
+    if (typeof original !== 'function')
+      throw new FrameworkError('OMC_INVALID_DEFINITION', `@Effect() on ${name}: only methods can be effects.`);
     const reported = function (this: unknown, ...args: unknown[]): unknown {
       effectCalls.observer?.(name);
       return (original as (...a: unknown[]) => unknown).apply(this, args);

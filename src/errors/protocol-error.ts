@@ -48,16 +48,17 @@ export class ProtocolError extends Error {
    * 2025-11-25's URLElicitationRequiredError: the request needs the user to complete these URL
    * elicitations first. Sent only to 2025-11-25 sessions (elsewhere it becomes -32603, logged).
    */
-  static urlElicitationRequired(elicitations: ReadonlyArray<{ url: string; message: string; elicitationId: string }>): ProtocolError {
+  static urlElicitationRequired(
+    elicitations: ReadonlyArray<{ url: string; message: string; elicitationId: string }>,
+  ): ProtocolError {
     return new ProtocolError(ErrorCode.UrlElicitationRequired, 'This request requires more information.', {
       elicitations: elicitations.map((e) => ({ mode: 'url', ...e })),
     });
   }
   static unsupportedVersion(supported: readonly string[], requested: unknown): ProtocolError {
-    return new ProtocolError(
-      ErrorCode.UnsupportedProtocolVersion,
-      'Unsupported protocol version',
-      { supported: [...supported], requested },
-    );
+    return new ProtocolError(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
+      supported: [...supported],
+      requested,
+    });
   }
 }

@@ -67,7 +67,10 @@ export const MetadataStore = {
     assertReflect();
     return Reflect.getMetadata('design:paramtypes', cls);
   },
-  /** The class's own constructor `design:paramtypes`: emitted only when the class itself is decorated (e.g. @injectable()). */
+  /**
+   * The class's own constructor `design:paramtypes`: emitted only when the class itself is decorated (e.g.
+   * @injectable()).
+   */
   ownConstructorParamTypes: (cls: Function): Function[] | undefined => {
     assertReflect();
     return Reflect.getOwnMetadata('design:paramtypes', cls);

@@ -45,7 +45,12 @@ export type Decoded =
   | { kind: 'invalid'; error: JsonRpcFailure };
 
 /** `id` undefined: the error names no request (the key is left out). */
-export function failure(id: RequestId | null | undefined, code: number, message: string, data?: unknown): JsonRpcFailure {
+export function failure(
+  id: RequestId | null | undefined,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcFailure {
   const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
   return id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error };
 }
@@ -105,7 +110,10 @@ function countOpeners(text: string, stopAt: number): number {
 /** Parse one frame of text. Never throws. */
 export function decodeText(text: string): Decoded {
   if (jsonDepthExceeds(text)) {
-    return { kind: 'invalid', error: failure(null, ErrorCode.InvalidRequest, `JSON nesting deeper than ${MAX_JSON_DEPTH}`) };
+    return {
+      kind: 'invalid',
+      error: failure(null, ErrorCode.InvalidRequest, `JSON nesting deeper than ${MAX_JSON_DEPTH}`),
+    };
   }
   let value: unknown;
   try {
@@ -133,7 +141,8 @@ export function decodeValue(value: unknown): Decoded {
   const echoId = validId(id) ? id : null;
   if (value.jsonrpc !== '2.0') return invalid(echoId, 'Invalid Request: jsonrpc must be "2.0"');
   if (own('method')) {
-    if (typeof value.method !== 'string' || value.method.length === 0) return invalid(echoId, 'Invalid Request: method must be a string');
+    if (typeof value.method !== 'string' || value.method.length === 0)
+      return invalid(echoId, 'Invalid Request: method must be a string');
     if (own('params') && value.params !== undefined && !isObject(value.params)) {
       return invalid(echoId, 'Invalid Request: params must be an object');
     }

@@ -70,7 +70,19 @@ function paramType(schema: JsonObject): HeaderParamType | undefined {
 }
 
 /** Keywords whose values are one subschema, a map of them, or a list of them (JSON Schema 2020-12). */
-const ONE = ['additionalProperties', 'items', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems'];
+const ONE = [
+  'additionalProperties',
+  'items',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'additionalItems',
+];
 const MAP = ['patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
@@ -90,13 +102,25 @@ export function readHeaderParams(inputSchema: JsonObject): { params: HeaderParam
       const name = schema[MCP_HEADER_KEYWORD];
       const type = paramType(schema);
       if (!reachable || path.length === 0) {
-        problems.push({ property: where, reason: `${MCP_HEADER_KEYWORD} is only allowed on properties reached through "properties"` });
+        problems.push({
+          property: where,
+          reason: `${MCP_HEADER_KEYWORD} is only allowed on properties reached through "properties"`,
+        });
       } else if (typeof name !== 'string' || !TOKEN.test(name)) {
-        problems.push({ property: where, reason: `${MCP_HEADER_KEYWORD} must be a non-empty HTTP token (letters, digits, !#$%&'*+-.^_\`|~)` });
+        problems.push({
+          property: where,
+          reason: `${MCP_HEADER_KEYWORD} must be a non-empty HTTP token (letters, digits, !#$%&'*+-.^_\`|~)`,
+        });
       } else if (!type) {
-        problems.push({ property: where, reason: `${MCP_HEADER_KEYWORD} is only allowed on string, integer or boolean properties` });
+        problems.push({
+          property: where,
+          reason: `${MCP_HEADER_KEYWORD} is only allowed on string, integer or boolean properties`,
+        });
       } else if (seen.has(name.toLowerCase())) {
-        problems.push({ property: where, reason: `${MCP_HEADER_KEYWORD} "${name}" is already used by ${seen.get(name.toLowerCase())}` });
+        problems.push({
+          property: where,
+          reason: `${MCP_HEADER_KEYWORD} "${name}" is already used by ${seen.get(name.toLowerCase())}`,
+        });
       } else {
         seen.set(name.toLowerCase(), where);
         params.push({ path, name, type });
@@ -106,8 +130,12 @@ export function readHeaderParams(inputSchema: JsonObject): { params: HeaderParam
       for (const [key, sub] of Object.entries(schema.properties)) visit(sub, [...path, key], reachable);
     }
     for (const k of ONE) visit(schema[k], [...path, `<${k}>`], false);
-    for (const k of MAP) if (isRecord(schema[k])) for (const [key, sub] of Object.entries(schema[k])) visit(sub, [...path, `<${k}:${key}>`], false);
-    for (const k of LIST) if (Array.isArray(schema[k])) (schema[k] as unknown[]).forEach((sub, i) => visit(sub, [...path, `<${k}[${i}]>`], false));
+    for (const k of MAP)
+      if (isRecord(schema[k]))
+        for (const [key, sub] of Object.entries(schema[k])) visit(sub, [...path, `<${k}:${key}>`], false);
+    for (const k of LIST)
+      if (Array.isArray(schema[k]))
+        (schema[k] as unknown[]).forEach((sub, i) => visit(sub, [...path, `<${k}[${i}]>`], false));
   };
   visit(inputSchema, [], true);
   return { params, problems };

@@ -31,6 +31,7 @@ export function checkEnvelope(params: JsonObject | undefined): EnvelopeCheck {
   const version = meta[Meta.protocolVersion];
   if (typeof version !== 'string') return missing(`_meta["${Meta.protocolVersion}"] is required`);
   if (version !== MODERN_VERSION) return { kind: 'unsupported', version };
-  if (!isRecord(meta[Meta.clientCapabilities])) return missing(`_meta["${Meta.clientCapabilities}"] is required (use {} for none)`);
+  if (!isRecord(meta[Meta.clientCapabilities]))
+    return missing(`_meta["${Meta.clientCapabilities}"] is required (use {} for none)`);
   return { kind: 'whole', meta };
 }

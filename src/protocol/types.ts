@@ -46,12 +46,29 @@ export type Annotations = {
 };
 
 export type TextContent = { type: 'text'; text: string; annotations?: Annotations; _meta?: JsonObject };
-export type ImageContent = { type: 'image'; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject };
-export type AudioContent = { type: 'audio'; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject };
+export type ImageContent = {
+  type: 'image';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+};
+export type AudioContent = {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+};
 export type TextResourceContents = { uri: string; mimeType?: string; text: string; _meta?: JsonObject };
 export type BlobResourceContents = { uri: string; mimeType?: string; blob: string; _meta?: JsonObject };
 export type ResourceContents = TextResourceContents | BlobResourceContents;
-export type EmbeddedResource = { type: 'resource'; resource: ResourceContents; annotations?: Annotations; _meta?: JsonObject };
+export type EmbeddedResource = {
+  type: 'resource';
+  resource: ResourceContents;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+};
 export type ResourceLink = {
   type: 'resource_link';
   uri: string;

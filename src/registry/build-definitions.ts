@@ -21,7 +21,13 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from './definitions';
-import { assertHandlerParams, type HandlerKind, hasUntypedInput, inferInputDto, methodParamTypes } from './handler-params';
+import {
+  assertHandlerParams,
+  type HandlerKind,
+  hasUntypedInput,
+  inferInputDto,
+  methodParamTypes,
+} from './handler-params';
 import { validateCacheHints } from '../config/cache-hint-options';
 import { declaredForms } from './declared-forms';
 import { assertValidName } from './names';
@@ -40,9 +46,12 @@ export function validatorFor(source: SchemaSource | undefined): (args: unknown) 
     // No input declared: the advertised schema is `additionalProperties: false`, so any key is refused.
     return (args) => {
       if (args === undefined) return { ok: true, value: {} };
-      if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: false, errors: ['arguments must be an object'] };
+      if (typeof args !== 'object' || args === null || Array.isArray(args))
+        return { ok: false, errors: ['arguments must be an object'] };
       const extra = Object.keys(args);
-      return extra.length === 0 ? { ok: true, value: args } : { ok: false, errors: extra.slice(0, 10).map((k) => `property ${k} should not exist`) };
+      return extra.length === 0
+        ? { ok: true, value: args }
+        : { ok: false, errors: extra.slice(0, 10).map((k) => `property ${k} should not exist`) };
     };
   }
   if (isClass(source)) {
@@ -62,7 +71,8 @@ function forOwner<T>(owner: string, build: () => T): T {
   try {
     return build();
   } catch (e) {
-    if (e instanceof FrameworkError && !e.detail.startsWith(`${owner}:`)) throw new FrameworkError(e.code, `${owner}: ${e.detail}`, { cause: e });
+    if (e instanceof FrameworkError && !e.detail.startsWith(`${owner}:`))
+      throw new FrameworkError(e.code, `${owner}: ${e.detail}`, { cause: e });
     throw e;
   }
 }
@@ -136,7 +146,12 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
   });
 }
 
-export function buildPrompt(options: PromptOptions, name: string, owner: string, source: HandlerSource): PromptDefinition {
+export function buildPrompt(
+  options: PromptOptions,
+  name: string,
+  owner: string,
+  source: HandlerSource,
+): PromptDefinition {
   assertValidName('prompt', name, owner);
   const paramTypes = source.kind === 'method' ? source.paramTypes : [];
   const args = inputSource(owner, options.args, paramTypes);
@@ -161,12 +176,23 @@ export function buildPrompt(options: PromptOptions, name: string, owner: string,
       _meta: options._meta,
     }),
   );
-  return Object.freeze({ kind: 'prompt', name, owner, source, descriptor, validate: validatorFor(args), forms: declaredForms(owner, options.forms) });
+  return Object.freeze({
+    kind: 'prompt',
+    name,
+    owner,
+    source,
+    descriptor,
+    validate: validatorFor(args),
+    forms: declaredForms(owner, options.forms),
+  });
 }
 
 export function buildResource(options: ResourceOptions, owner: string, source: HandlerSource): ResourceDefinition {
   if (typeof options.uri !== 'string' || options.uri.length === 0 || UriTemplate.isTemplate(options.uri)) {
-    throw new FrameworkError('OMC_INVALID_DEFINITION', `${owner}: @Resource needs a fixed uri (use @ResourceTemplate for {variables}).`);
+    throw new FrameworkError(
+      'OMC_INVALID_DEFINITION',
+      `${owner}: @Resource needs a fixed uri (use @ResourceTemplate for {variables}).`,
+    );
   }
   const name = options.name ?? (source.kind === 'method' ? source.method : options.uri);
   const descriptor = deepFreeze(
@@ -244,14 +270,20 @@ export function explore(cls: Function) {
     return { kind: 'method', cls, method: m, paramTypes };
   };
   return {
-    tools: MetadataStore.tools(cls).map((e) => buildTool(e.options, e.options.name ?? e.method, owner(e.method), method(e.method, 'tool'))),
+    tools: MetadataStore.tools(cls).map((e) =>
+      buildTool(e.options, e.options.name ?? e.method, owner(e.method), method(e.method, 'tool')),
+    ),
     prompts: MetadataStore.prompts(cls).map((e) =>
       buildPrompt(e.options, e.options.name ?? e.method, owner(e.method), method(e.method, 'prompt')),
     ),
-    resources: MetadataStore.resources(cls).map((e) => buildResource(e.options, owner(e.method), method(e.method, 'resource'))),
+    resources: MetadataStore.resources(cls).map((e) =>
+      buildResource(e.options, owner(e.method), method(e.method, 'resource')),
+    ),
     resourceTemplates: MetadataStore.resourceTemplates(cls).map((e) =>
       buildResourceTemplate(e.options, owner(e.method), method(e.method, 'resourceTemplate')),
     ),
-    completions: MetadataStore.completions(cls).map((e) => buildCompletion(e.options, owner(e.method), method(e.method))),
+    completions: MetadataStore.completions(cls).map((e) =>
+      buildCompletion(e.options, owner(e.method), method(e.method)),
+    ),
   };
 }

@@ -46,7 +46,8 @@ export type HandlerKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
 
 const RECEIVES: Record<HandlerKind, string> = {
   tool: 'a tool receives its arguments as one DTO class (e.g. `class GreetArgs { @IsString() name!: string }` and `greet(args: GreetArgs)`)',
-  prompt: 'a prompt receives its arguments as one DTO class (e.g. `class TopicArgs { @IsString() topic!: string }` and `plan(args: TopicArgs)`)',
+  prompt:
+    'a prompt receives its arguments as one DTO class (e.g. `class TopicArgs { @IsString() topic!: string }` and `plan(args: TopicArgs)`)',
   resource: 'a resource receives `{ uri }` as one object (e.g. `read({ uri }: { uri: string })`)',
   resourceTemplate: 'a resource template receives its variables as one object (e.g. `item({ id }: { id: string })`)',
 };

@@ -68,7 +68,9 @@ export class Registry {
     return this.resources.get(uri);
   }
   /** The first template (in registration order) whose pattern matches the URI. */
-  matchTemplate(uri: string): { def: ResourceTemplateDefinition; variables: Record<string, string | string[]> } | undefined {
+  matchTemplate(
+    uri: string,
+  ): { def: ResourceTemplateDefinition; variables: Record<string, string | string[]> } | undefined {
     for (const def of this.templates.values()) {
       const variables = def.template.match(uri);
       if (variables) return { def, variables };
@@ -89,7 +91,9 @@ export class Registry {
     return (this.snapshots.resources ??= Object.freeze([...this.resources.values()])) as readonly ResourceDefinition[];
   }
   listResourceTemplates(): readonly ResourceTemplateDefinition[] {
-    return (this.snapshots.templates ??= Object.freeze([...this.templates.values()])) as readonly ResourceTemplateDefinition[];
+    return (this.snapshots.templates ??= Object.freeze([
+      ...this.templates.values(),
+    ])) as readonly ResourceTemplateDefinition[];
   }
   hasCompletions(): boolean {
     return this.completions.size > 0;

@@ -20,7 +20,8 @@ export type { MatchedValue, MatchedVariables } from './uri-template/read-express
  *   `{/var}` / ? # · `{;var}` ; / ? # · `{?var}` `{&var}` & # — plus the separator when an
  *   expression has several variables or an explode. Named expressions (`; ? &`) accept their
  *   names in any order, each optional, but refuse unknown names and a non-exploded name given twice.
- *   When a split is ambiguous the earlier expression takes the longest value (`{+path}/x` on `/a/x/b/x` gives `/a/x/b`).
+ *   When a split is ambiguous the earlier expression takes the longest value (`{+path}/x` on `/a/x/b/x` gives
+  * `/a/x/b`).
  */
 export class UriTemplate {
   readonly template: string;
@@ -33,7 +34,9 @@ export class UriTemplate {
     this.template = template;
     this.parts = parseTemplate(template);
     this.expressions = this.parts.filter((part): part is ExpressionPart => part.kind === 'expression');
-    this.variableNames = Object.freeze(this.expressions.flatMap((expression) => expression.variables.map((variable) => variable.name)));
+    this.variableNames = Object.freeze(
+      this.expressions.flatMap((expression) => expression.variables.map((variable) => variable.name)),
+    );
     this.program = compileMatcherProgram(this.parts);
   }
 

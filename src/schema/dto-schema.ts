@@ -105,7 +105,11 @@ class DtoSchemaBuilder {
     const value = this.valueSchema(property.value, property, property.array !== undefined);
     const { array } = property;
     const body: MutableSchema = array
-      ? { type: 'array', items: value, ...compact({ minItems: array.minItems, maxItems: array.maxItems, uniqueItems: array.uniqueItems }) }
+      ? {
+          type: 'array',
+          items: value,
+          ...compact({ minItems: array.minItems, maxItems: array.maxItems, uniqueItems: array.uniqueItems }),
+        }
       : value;
     return annotate(body, property);
   }

@@ -27,7 +27,8 @@ export function createDtoValidator<T extends object>(dto: new () => T): (input: 
   const validate = (input: unknown): DtoValidation<T> => {
     const hostile = hostileInputProblems(input);
     if (hostile.length) return { ok: false, errors: capped(hostile) };
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, errors: ['input must be an object'] };
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      return { ok: false, errors: ['input must be an object'] };
     if (fastAccept === null) fastAccept = fastAcceptFor(dto, schema);
     if (fastAccept?.(input as Record<string, unknown>)) {
       const instance = Object.assign(new dto(), input);
@@ -39,7 +40,9 @@ export function createDtoValidator<T extends object>(dto: new () => T): (input: 
       applyFieldDefaults(instance);
       const errors = validateSync(instance, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true });
       const missing = checksShape ? shapeProblems(schema, input) : [];
-      const problems = missing.length ? [...missing, ...flattenValidationErrors(errors)] : flattenValidationErrors(errors);
+      const problems = missing.length
+        ? [...missing, ...flattenValidationErrors(errors)]
+        : flattenValidationErrors(errors);
       return problems.length ? { ok: false, errors: problems } : { ok: true, value: instance };
     } catch (error) {
       if (error instanceof FrameworkError) throw error; // a developer mistake, not bad input

@@ -20,7 +20,9 @@ export function dtoToElicitationSchema(dto: Function): ElicitationSchema {
     properties[property.name] = formField(property);
     if (!property.optional && !property.defaultValue) required.push(property.name);
   }
-  const form: ElicitationSchema = required.length ? { type: 'object', properties, required } : { type: 'object', properties };
+  const form: ElicitationSchema = required.length
+    ? { type: 'object', properties, required }
+    : { type: 'object', properties };
   const frozen = deepFrozenCopy(form);
   formCache.set(dto, frozen);
   return frozen;
@@ -30,21 +32,30 @@ function formField(property: PropertyFacts): ElicitationPrimitive {
   const refuse = (why: string): never => {
     throw new FrameworkError('OMC_FORM_UNSUPPORTED', `${property.dto.name}.${property.name}: ${why}`);
   };
-  if (property.field.schema) refuse('a raw @Field({ schema }) cannot be checked against the form subset; use decorators');
+  if (property.field.schema)
+    refuse('a raw @Field({ schema }) cannot be checked against the form subset; use decorators');
   const { value } = property;
   if (property.array) return multiSelect(property, value, refuse);
-  if (value.enumValues) return annotated(property, { type: 'string', ...singleSelect(property, stringValues(value.enumValues, refuse)) });
+  if (value.enumValues)
+    return annotated(property, { type: 'string', ...singleSelect(property, stringValues(value.enumValues, refuse)) });
   switch (value.kind) {
     case 'string':
-      if (value.pattern !== undefined) refuse('a form field cannot carry a pattern (@Matches); clients would not show it');
+      if (value.pattern !== undefined)
+        refuse('a form field cannot carry a pattern (@Matches); clients would not show it');
       if (value.format !== undefined && !FORM_STRING_FORMATS.has(value.format)) {
         refuse(`format "${value.format}" is not allowed in a form (only email, uri, date, date-time)`);
       }
       return annotated(property, { type: 'string', ...pick(value, ['minLength', 'maxLength', 'format']) });
     case 'number':
     case 'integer':
-      if (value.exclusiveMinimum !== undefined || value.exclusiveMaximum !== undefined || value.multipleOf !== undefined) {
-        refuse('a form number takes only minimum/maximum: use @Min/@Max instead of @IsPositive/@IsNegative/@IsDivisibleBy');
+      if (
+        value.exclusiveMinimum !== undefined ||
+        value.exclusiveMaximum !== undefined ||
+        value.multipleOf !== undefined
+      ) {
+        refuse(
+          'a form number takes only minimum/maximum: use @Min/@Max instead of @IsPositive/@IsNegative/@IsDivisibleBy',
+        );
       }
       return annotated(property, { type: value.kind, ...pick(value, ['minimum', 'maximum']) });
     case 'boolean':
@@ -59,7 +70,10 @@ function formField(property: PropertyFacts): ElicitationPrimitive {
 }
 
 function multiSelect(property: PropertyFacts, value: ValueFacts, refuse: (why: string) => never): ElicitationPrimitive {
-  if (!value.enumValues) refuse('a form array must be a multi-select: items need @IsIn([...], { each: true }) or @IsEnum(E, { each: true })');
+  if (!value.enumValues)
+    refuse(
+      'a form array must be a multi-select: items need @IsIn([...], { each: true }) or @IsEnum(E, { each: true })',
+    );
   const values = stringValues(value.enumValues ?? [], refuse);
   const titles = property.field.enumTitles;
   const items =

@@ -14,7 +14,17 @@ import { readDtoProperties, type DtoProperty } from './dto-properties';
 
 /** Rules whose JSON Schema form accepts nothing class-validator refuses. (Not minLength: validator.js
  * does not count variation selectors, so Ajv would accept strings class-validator finds too short.) */
-const EXACT_RULES = new Set(['isString', 'isInt', 'isBoolean', 'min', 'max', 'maxLength', 'isIn', 'isEnum', 'isOptional']);
+const EXACT_RULES = new Set([
+  'isString',
+  'isInt',
+  'isBoolean',
+  'min',
+  'max',
+  'maxLength',
+  'isIn',
+  'isEnum',
+  'isOptional',
+]);
 /** Rules that pin a value to a primitive: with one of them (and implicit conversion off) class-transformer
  * copies the value as it is, whatever the property's design type says. */
 const PRIMITIVE_RULES = new Set(['isString', 'isInt', 'isBoolean', 'isIn', 'isEnum']);
@@ -41,8 +51,10 @@ function exact(dto: Function, p: DtoProperty): boolean {
         !v.each &&
         !v.always &&
         (v.groups?.length ?? 0) === 0 &&
-        (v.name !== 'isIn' || ((v.constraints?.[0] as unknown[] | undefined) ?? []).every((x) => typeof x !== 'object')) &&
-        (v.name !== 'isEnum' || Object.values((v.constraints?.[0] as object | undefined) ?? {}).every((x) => typeof x !== 'object')),
+        (v.name !== 'isIn' ||
+          ((v.constraints?.[0] as unknown[] | undefined) ?? []).every((x) => typeof x !== 'object')) &&
+        (v.name !== 'isEnum' ||
+          Object.values((v.constraints?.[0] as object | undefined) ?? {}).every((x) => typeof x !== 'object')),
     )
   );
 }

@@ -1,4 +1,6 @@
-/** Keys that could reach a prototype when copied by assignment; class-transformer drops them silently, we report them. */
+/**
+ * Keys that could reach a prototype when copied by assignment; class-transformer drops them silently, we report them.
+ */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Deeper than any sane argument object; stops stack exhaustion in the transformer and validator. */

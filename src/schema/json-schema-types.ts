@@ -50,7 +50,8 @@ export interface ElicitationSingleSelect extends Annotated {
 
 export interface ElicitationMultiSelect extends Annotated {
   readonly type: 'array';
-  readonly items: { readonly type: 'string'; readonly enum: readonly string[] } | { readonly anyOf: readonly TitledOption[] };
+  readonly items:
+    { readonly type: 'string'; readonly enum: readonly string[] } | { readonly anyOf: readonly TitledOption[] };
   readonly minItems?: number;
   readonly maxItems?: number;
   readonly default?: readonly string[];

@@ -28,7 +28,10 @@ export interface PropertyFacts {
   readonly value: ValueFacts;
   readonly field: FieldOptions;
   readonly defaultValue: { readonly value: unknown } | undefined;
-  /** No class-validator decorator fixes its type (only `@Field` / the declared type do): the validator checks it against its schema. */
+  /**
+   * No class-validator decorator fixes its type (only `@Field` / the declared type do): the validator checks it against
+   * its schema.
+   */
   readonly untypedByValidators: boolean;
 }
 
@@ -54,7 +57,11 @@ function describeProperty(property: DtoProperty, initialisers: ReadonlyMap<strin
   const isArray = reading.settleType();
   const { dto, name, field } = property;
   const defaultValue =
-    'default' in field ? { value: field.default } : initialisers.has(name) ? { value: initialisers.get(name) } : undefined;
+    'default' in field
+      ? { value: field.default }
+      : initialisers.has(name)
+        ? { value: initialisers.get(name) }
+        : undefined;
   return {
     dto,
     name,
@@ -116,7 +123,9 @@ class PropertyReading implements ValueSink {
     }
     if (ARRAY_VALIDATORS.has(decorator)) return this.readArrayValidator(decorator, constraints);
     if (this.markedArray && !metadata.each) {
-      this.fail(`the property is an array but @${capitalise(decorator)} has no { each: true }, so no value could pass it`);
+      this.fail(
+        `the property is an array but @${capitalise(decorator)} has no { each: true }, so no value could pass it`,
+      );
     }
     interpretValueDecorator(decorator, constraints, this);
   }
@@ -139,13 +148,15 @@ class PropertyReading implements ValueSink {
   settleType(): boolean {
     const { property, value } = this;
     const needsDate = property.validations.some((m) => m.name === 'isDate');
-    if (needsDate && property.transformType !== Date) this.fail('a Date arrives as a string: add @Type(() => Date) next to @IsDate()');
+    if (needsDate && property.transformType !== Date)
+      this.fail('a Date arrives as a string: add @Type(() => Date) next to @IsDate()');
     const fieldType = property.field.type?.();
     const isArray = this.markedArray || fieldTypeMeansArray(property.designType);
     if (property.field.schema !== undefined) return isArray;
     if (this.nested) {
       const cls = property.transformType ?? fieldType ?? (isArray ? undefined : classOf(property.designType));
-      if (!cls || PRIMITIVE_KINDS.has(cls)) this.fail('@ValidateNested needs the nested class: add @Type(() => TheDto) (class-transformer)');
+      if (!cls || PRIMITIVE_KINDS.has(cls))
+        this.fail('@ValidateNested needs the nested class: add @Type(() => TheDto) (class-transformer)');
       this.setKind('dto', '@ValidateNested');
       value.dto = cls;
     }
@@ -182,11 +193,17 @@ function inferFromTypes(
   }
   const cls = classOf(candidate);
   if (cls) fail(`nested ${cls.name} is not validated: add @ValidateNested() and @Type(() => ${cls.name})`);
-  const unknown = unknownDecorators.length ? ` (not understood: ${unknownDecorators.map((d) => `@${capitalise(d)}`).join(', ')})` : '';
+  const unknown = unknownDecorators.length
+    ? ` (not understood: ${unknownDecorators.map((d) => `@${capitalise(d)}`).join(', ')})`
+    : '';
   if (isArray) {
-    fail(`say what the items are${unknown}: e.g. @IsString({ each: true }), @Field({ type: () => String }), or @Field({ schema })`);
+    fail(
+      `say what the items are${unknown}: e.g. @IsString({ each: true }), @Field({ type: () => String }), or @Field({ schema })`,
+    );
   }
-  fail(`its type cannot be told${unknown}: add a type decorator such as @IsString(), or @Field({ type }) / @Field({ schema })`);
+  fail(
+    `its type cannot be told${unknown}: add a type decorator such as @IsString(), or @Field({ type }) / @Field({ schema })`,
+  );
 }
 
 function decoratorName(metadata: ValidationMetadata): string {
@@ -204,7 +221,11 @@ function fieldTypeMeansArray(designType: unknown): boolean {
 /** A user class (not a built-in the design type names for unions, `any`, interfaces…). */
 function classOf(type: unknown): Function | undefined {
   if (typeof type !== 'function') return undefined;
-  if ([Object, Array, Function, Promise, Map, Set, Symbol, BigInt, Date].includes(type as never) || PRIMITIVE_KINDS.has(type)) return undefined;
+  if (
+    [Object, Array, Function, Promise, Map, Set, Symbol, BigInt, Date].includes(type as never) ||
+    PRIMITIVE_KINDS.has(type)
+  )
+    return undefined;
   return type;
 }
 

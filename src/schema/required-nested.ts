@@ -7,7 +7,13 @@
  */
 import type { JsonSchemaObject } from './json-schema-types';
 
-type Schema = { type?: unknown; properties?: Record<string, Schema>; required?: string[]; items?: Schema; $ref?: string };
+type Schema = {
+  type?: unknown;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  $ref?: string;
+};
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -45,5 +51,7 @@ export function shapeProblems(schema: JsonSchemaObject, input: unknown, path = '
 export function hasStructuredProperties(schema: JsonSchemaObject): boolean {
   const s = schema as Schema;
   const children = [...Object.values(s.properties ?? {}), ...(s.items ? [s.items] : [])];
-  return children.some((c) => isObjectSchema(c) || c.type === 'array' || hasStructuredProperties(c as JsonSchemaObject));
+  return children.some(
+    (c) => isObjectSchema(c) || c.type === 'array' || hasStructuredProperties(c as JsonSchemaObject),
+  );
 }

@@ -30,7 +30,8 @@ function reword(constraint: string, message: string, property: string, path: str
   if (constraint === 'whitelistValidation') return `property ${path} should not exist`;
   if (!property || property === path) return message;
   for (const prefix of ['', 'each value in ', 'nested property ']) {
-    if (message.startsWith(`${prefix}${property} `)) return `${prefix}${path}${message.slice(prefix.length + property.length)}`;
+    if (message.startsWith(`${prefix}${property} `))
+      return `${prefix}${path}${message.slice(prefix.length + property.length)}`;
   }
   return `${path}: ${message}`;
 }

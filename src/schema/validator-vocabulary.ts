@@ -66,4 +66,13 @@ export const NUMBER_VALIDATORS = new Set(['min', 'max', 'isPositive', 'isNegativ
  * Decorators that narrow a value without changing its JSON type; ignoring them leaves the schema a
  * faithful (slightly wider) description, and the validator still enforces them.
  */
-export const NARROWING_ONLY = new Set(['isDefined', 'isNotEmpty', 'notEquals', 'isNotIn', 'isLatitude', 'isLongitude', 'minDate', 'maxDate']);
+export const NARROWING_ONLY = new Set([
+  'isDefined',
+  'isNotEmpty',
+  'notEquals',
+  'isNotIn',
+  'isLatitude',
+  'isLongitude',
+  'minDate',
+  'maxDate',
+]);

@@ -72,15 +72,27 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
 async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, hold: FlowHold): Promise<Outcome<T>> {
   const { flow, incoming, lowLevel } = round;
   const lint = deps.replayLint === 'off' ? undefined : new DryReplay(flow, incoming, lowLevel, hold.ledger(flow));
-  const port = new ReplayAskPort(flow, r.scope.clientCapabilities, lint?.ledger ?? hold.ledger(flow), incoming, deps.maxReasks, lowLevel);
+  const port = new ReplayAskPort(
+    flow,
+    r.scope.clientCapabilities,
+    lint?.ledger ?? hold.ledger(flow),
+    incoming,
+    deps.maxReasks,
+    lowLevel,
+  );
   const state = new StateBag(flow.state);
-  const attempt = await settle(lint ? () => watchEffects(lint.effects, () => r.run(port, state, r.io)) : () => r.run(port, state, r.io));
+  const attempt = await settle(
+    lint ? () => watchEffects(lint.effects, () => r.run(port, state, r.io)) : () => r.run(port, state, r.io),
+  );
 
   if (!attempt.ok && attempt.error instanceof ProtocolError) throw attempt.error;
   if (!attempt.ok && attempt.error instanceof InputRequired) {
     const requests = lowLevelRequests(attempt.error, r.scope.clientCapabilities);
     await hold.claim();
-    return { kind: 'input_required', result: sealLowLevel(deps.sealer, round, requests, attempt.error.requestState, state) };
+    return {
+      kind: 'input_required',
+      result: sealLowLevel(deps.sealer, round, requests, attempt.error.requestState, state),
+    };
   }
   if (port.pending.length === 0) {
     if (!attempt.ok) throw attempt.error;
@@ -89,7 +101,12 @@ async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, h
   }
   if (lint) {
     const replay = await lint.replay(r, deps.maxReasks);
-    reportReplayProblems(deps.replayLint, deps.logger, `${r.method} ${r.target}`, replayProblems(port.trace, replay, lint.effects));
+    reportReplayProblems(
+      deps.replayLint,
+      deps.logger,
+      `${r.method} ${r.target}`,
+      replayProblems(port.trace, replay, lint.effects),
+    );
   }
   // A new flow is registered once it needs a next round (so a full store refuses it now).
   await hold.claim();

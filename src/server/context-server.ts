@@ -31,7 +31,13 @@ import { thrownDetail } from './server-logger';
 
 type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Promise<JsonObject | Outcome<JsonObject>>;
 
-const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
+const CACHEABLE = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+]);
 
 export class ContextServer implements ServerEndpoint {
   readonly settings: EndpointSettings;
@@ -156,7 +162,9 @@ export class ContextServer implements ServerEndpoint {
           const handler = this.shared.get(req.method);
           if (!handler) throw ProtocolError.methodNotFound(req.method);
           const produced = await handler(req, session.scope(req.params), io);
-          result = withoutResultType(!isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result);
+          result = withoutResultType(
+            !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result,
+          );
         }
       }
       return { kind: 'reply', message: success(req.id, result), status: 200 };
@@ -170,7 +178,8 @@ export class ContextServer implements ServerEndpoint {
       return { ...produced.result, _meta: this.serverInfoMeta };
     }
     const body = !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result;
-    const meta = body._meta === undefined ? this.serverInfoMeta : { ...(body._meta as JsonObject), ...this.serverInfoMeta };
+    const meta =
+      body._meta === undefined ? this.serverInfoMeta : { ...(body._meta as JsonObject), ...this.serverInfoMeta };
     // The framework owns resultType: a handler's return value cannot turn a result into another kind.
     const result: JsonObject = { ...body, resultType: 'complete', _meta: meta };
     const hints = this.cacheHints(req);
@@ -213,7 +222,9 @@ export class ContextServer implements ServerEndpoint {
     }
     const max = this.core.options.maxSubscriptionsPerSession;
     if (session.subscriptions.size >= max) {
-      throw ProtocolError.invalidRequest(`resources/subscribe: this session already holds ${max} subscriptions (maxSubscriptionsPerSession); unsubscribe first`);
+      throw ProtocolError.invalidRequest(
+        `resources/subscribe: this session already holds ${max} subscriptions (maxSubscriptionsPerSession); unsubscribe first`,
+      );
     }
     session.subscriptions.add(uri);
     return {};
@@ -222,7 +233,11 @@ export class ContextServer implements ServerEndpoint {
   /** The status follows the code, whoever raised it. */
   private errorReply(req: JsonRpcRequest, e: unknown, era: Era): Reply {
     if (e instanceof ProtocolError) {
-      return { kind: 'reply', message: failure(req.id, e.code, e.message, e.data), status: httpStatusOfError(e.code, era) };
+      return {
+        kind: 'reply',
+        message: failure(req.id, e.code, e.message, e.data),
+        status: httpStatusOfError(e.code, era),
+      };
     }
     this.core.logger.error(`internal error in ${req.method}`, thrownDetail(e));
     return { kind: 'reply', message: failure(req.id, -32603, 'Internal error'), status: 200 };

@@ -58,10 +58,14 @@ export class FlowHold {
           return { result: claim.result };
         case 'full':
           this.deps.logger.warn('flow store full: round refused', { flowId: this.flowId });
-          throw ProtocolError.internal('The server is tracking too many unfinished flows (maxTrackedFlows); retry later');
+          throw ProtocolError.internal(
+            'The server is tracking too many unfinished flows (maxTrackedFlows); retry later',
+          );
         case 'busy':
           if (this.signal().aborted || Date.now() + delay > giveUpAt) {
-            throw ProtocolError.internal('Another request of this flow is still running (waited flowBusyWaitMs); retry after it answers');
+            throw ProtocolError.internal(
+              'Another request of this flow is still running (waited flowBusyWaitMs); retry after it answers',
+            );
           }
           await sleep(delay);
       }
@@ -94,7 +98,10 @@ export class FlowHold {
     try {
       await this.deps.flows.release(this.flowId, this.holder);
     } catch (e) {
-      this.deps.logger.error('flow store: release failed', { flowId: this.flowId, error: e instanceof Error ? e.message : String(e) });
+      this.deps.logger.error('flow store: release failed', {
+        flowId: this.flowId,
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
   }
 

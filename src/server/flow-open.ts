@@ -12,7 +12,9 @@ import type { StateBinding } from '../state';
 
 /** The one wire error for every refused requestState (the reason goes to the server log only). */
 export function stateRefused(): ProtocolError {
-  return new ProtocolError(ErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' });
+  return new ProtocolError(ErrorCode.InvalidParams, 'Invalid or expired requestState', {
+    reason: 'invalid_request_state',
+  });
 }
 
 export interface OpenedRound {
@@ -58,7 +60,14 @@ export async function openRound<T>(deps: EngineDeps, r: AskRun<T>): Promise<Open
     throw stateRefused();
   }
   const lowLevel = lowLevelInput(flow, r.params.inputResponses);
-  return { binding, flow, flowStartedAt, continues: true, lowLevel, incoming: incomingAnswers(flow, r.params.inputResponses, true) };
+  return {
+    binding,
+    flow,
+    flowStartedAt,
+    continues: true,
+    lowLevel,
+    incoming: incomingAnswers(flow, r.params.inputResponses, true),
+  };
 }
 
 /** This round's answers to the previous InputRequired's requests, and its state string. */

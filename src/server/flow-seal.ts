@@ -16,7 +16,12 @@ import type { RequestScope } from './request-scope';
 import type { StateSealer } from './ask-engine';
 
 /** The asks of this attempt that no answer met (pauses carry no request: the retry answers them). */
-export function sealPending(sealer: StateSealer, round: OpenedRound, pending: readonly PendingAsk[], state: StateBag): JsonObject {
+export function sealPending(
+  sealer: StateSealer,
+  round: OpenedRound,
+  pending: readonly PendingAsk[],
+  state: StateBag,
+): JsonObject {
   const requests: Record<string, InputRequest> = {};
   for (const p of pending) {
     if (!p.request) continue;
@@ -27,17 +32,27 @@ export function sealPending(sealer: StateSealer, round: OpenedRound, pending: re
 }
 
 /** The low-level path's requests, each checked against what the client declared (before anything is held). */
-export function lowLevelRequests(signal: InputRequired, capabilities: RequestScope['clientCapabilities']): Record<string, InputRequest> {
+export function lowLevelRequests(
+  signal: InputRequired,
+  capabilities: RequestScope['clientCapabilities'],
+): Record<string, InputRequest> {
   const requests: Record<string, InputRequest> = {};
   for (const [key, ask] of Object.entries(signal.inputRequests)) {
-    if (!ask.supportedBy(capabilities)) throw ProtocolError.missingCapability(ask.requires, Object.keys(ask.requires).join(', '));
+    if (!ask.supportedBy(capabilities))
+      throw ProtocolError.missingCapability(ask.requires, Object.keys(ask.requires).join(', '));
     requests[key] = ask.request;
   }
   return requests;
 }
 
 /** The low-level path: the handler's own requests and state string, sealed in our envelope. */
-export function sealLowLevel(sealer: StateSealer, round: OpenedRound, requests: Record<string, InputRequest>, handlerState: string | undefined, state: StateBag): JsonObject {
+export function sealLowLevel(
+  sealer: StateSealer,
+  round: OpenedRound,
+  requests: Record<string, InputRequest>,
+  handlerState: string | undefined,
+  state: StateBag,
+): JsonObject {
   const flow: FlowState = round.flow;
   flow.asked = dict();
   for (const [key, request] of Object.entries(requests)) flow.asked[key] = askFingerprint(request);
@@ -46,7 +61,12 @@ export function sealLowLevel(sealer: StateSealer, round: OpenedRound, requests: 
   return seal(sealer, round, requests, state);
 }
 
-function seal(sealer: StateSealer, round: OpenedRound, requests: Record<string, InputRequest>, state: StateBag): JsonObject {
+function seal(
+  sealer: StateSealer,
+  round: OpenedRound,
+  requests: Record<string, InputRequest>,
+  state: StateBag,
+): JsonObject {
   round.flow.state = state.toJSON();
   const result: JsonObject = { resultType: 'input_required' };
   if (Object.keys(requests).length) result.inputRequests = requests;

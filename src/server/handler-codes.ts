@@ -23,7 +23,11 @@ function hasUrlElicitations(data: unknown): boolean {
 }
 
 /** The error a handler's ProtocolError becomes on the wire for this request. */
-export function vetHandlerError(e: ProtocolError, where: { era: Era; protocolVersion: string; owner: string }, logger: ServerLogger): ProtocolError {
+export function vetHandlerError(
+  e: ProtocolError,
+  where: { era: Era; protocolVersion: string; owner: string },
+  logger: ServerLogger,
+): ProtocolError {
   const code = e.code;
   switch (code) {
     case ErrorCode.InvalidParams:
@@ -40,8 +44,11 @@ export function vetHandlerError(e: ProtocolError, where: { era: Era; protocolVer
       if (!Number.isInteger(code)) break;
       if (inRange(code, APP_RANGE) || !inRange(code, RESERVED)) return e;
   }
-  logger.error(`handler ${where.owner} threw ProtocolError code ${String(code)}, which the framework reserves; sent as -32603`, {
-    message: e.message,
-  });
+  logger.error(
+    `handler ${where.owner} threw ProtocolError code ${String(code)}, which the framework reserves; sent as -32603`,
+    {
+      message: e.message,
+    },
+  );
   return ProtocolError.internal();
 }

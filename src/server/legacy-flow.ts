@@ -29,7 +29,9 @@ export async function runLegacy<T>(deps: EngineDeps, r: AskRun<T>): Promise<T> {
     } catch (e) {
       if (!(e instanceof InputRequired)) throw e;
       if (round > deps.legacyMaxInputRounds) {
-        throw ProtocolError.internal(`The handler asked for input more than legacyMaxInputRounds (${deps.legacyMaxInputRounds}) times`);
+        throw ProtocolError.internal(
+          `The handler asked for input more than legacyMaxInputRounds (${deps.legacyMaxInputRounds}) times`,
+        );
       }
       port.input = await answerOnLegacy(port, e);
     }
@@ -41,8 +43,15 @@ async function answerOnLegacy(port: LegacyAskPort, signal: InputRequired): Promi
   if (entries.length === 0) await port.pause();
   try {
     // The raw response is what the handler reads, as on 2026: no decoding, no re-asking.
-    const answers = await Promise.all(entries.map(([, ask]) => port.ask({ ...ask, decode: (value: unknown) => ({ ok: true as const, value, kept: value }) })));
-    return { inputResponses: Object.fromEntries(entries.map(([key], i) => [key, answers[i]])), requestState: signal.requestState };
+    const answers = await Promise.all(
+      entries.map(([, ask]) =>
+        port.ask({ ...ask, decode: (value: unknown) => ({ ok: true as const, value, kept: value }) }),
+      ),
+    );
+    return {
+      inputResponses: Object.fromEntries(entries.map(([key], i) => [key, answers[i]])),
+      requestState: signal.requestState,
+    };
   } catch (e) {
     // The client cannot answer (capability, revision, no channel): its request's problem.
     if (e instanceof FrameworkError && e.code === 'OMC_ASK_UNAVAILABLE') throw ProtocolError.invalidParams(e.detail);

@@ -5,7 +5,13 @@
  * on 2025-06-18/2025-11-25 (a non-object one is wrapped when the tool's outputSchema was, see
  * legacy-shapes.ts) and absent on 2025-03-26.
  */
-import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ResourceContents } from '../protocol/types';
+import type {
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  ReadResourceResult,
+  ResourceContents,
+} from '../protocol/types';
 import { legacyFeatures, type LegacyVersion } from '../protocol/versions';
 import { ANNOTATIONS, keysOf, only, WRAPPED_OUTPUT_KEY } from './legacy-shapes';
 

@@ -13,7 +13,11 @@ export type ListingKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
 type Growth = readonly [readonly string[], readonly string[], readonly string[]];
 
 const LISTING: Record<ListingKind, Growth> = {
-  tool: [['name', 'description', 'inputSchema', 'annotations'], ['title', 'outputSchema', '_meta'], ['icons', 'execution']],
+  tool: [
+    ['name', 'description', 'inputSchema', 'annotations'],
+    ['title', 'outputSchema', '_meta'],
+    ['icons', 'execution'],
+  ],
   prompt: [['name', 'description', 'arguments'], ['title', '_meta'], ['icons']],
   resource: [['name', 'uri', 'description', 'mimeType', 'annotations', 'size'], ['title', '_meta'], ['icons']],
   resourceTemplate: [['name', 'uriTemplate', 'description', 'mimeType', 'annotations'], ['title', '_meta'], ['icons']],
@@ -22,7 +26,11 @@ const PROMPT_ARGUMENT: Growth = [['name', 'description', 'required'], ['title'],
 /** Resource and content annotations. */
 export const ANNOTATIONS: Growth = [['audience', 'priority'], ['lastModified'], []];
 const IMPLEMENTATION: Growth = [['name', 'version'], ['title'], ['icons', 'description', 'websiteUrl']];
-const SERVER_CAPABILITIES: Growth = [['experimental', 'logging', 'completions', 'prompts', 'resources', 'tools'], [], ['tasks']];
+const SERVER_CAPABILITIES: Growth = [
+  ['experimental', 'logging', 'completions', 'prompts', 'resources', 'tools'],
+  [],
+  ['tasks'],
+];
 
 const STEP: Record<LegacyVersion, number> = { '2025-03-26': 0, '2025-06-18': 1, '2025-11-25': 2 };
 
@@ -73,7 +81,8 @@ function legacyOutputSchema(schema: JsonObject): JsonObject {
 export function legacyDescriptor(kind: ListingKind, d: Readonly<JsonObject>, v: LegacyVersion): Readonly<JsonObject> {
   let out = only(d, keysOf(LISTING[kind], v));
   const patch: JsonObject = {};
-  if (kind === 'tool' && isRecord(out.outputSchema) && wrapsOutput(out.outputSchema)) patch.outputSchema = legacyOutputSchema(out.outputSchema);
+  if (kind === 'tool' && isRecord(out.outputSchema) && wrapsOutput(out.outputSchema))
+    patch.outputSchema = legacyOutputSchema(out.outputSchema);
   if (kind === 'prompt' && Array.isArray(out.arguments)) {
     const argKeys = keysOf(PROMPT_ARGUMENT, v);
     const args = out.arguments.map((a) => (isRecord(a) ? only(a, argKeys) : a));

@@ -21,14 +21,20 @@ export class ListenQuota {
   take(principalId: string | undefined): () => void {
     const owner = principalId ?? '';
     const held = this.perOwner.get(owner) ?? 0;
-    const quota = principalId === undefined ? this.limits.maxAnonymousListenStreams : this.limits.maxListenStreamsPerPrincipal;
+    const quota =
+      principalId === undefined ? this.limits.maxAnonymousListenStreams : this.limits.maxListenStreamsPerPrincipal;
     if (held >= quota) {
-      const who = principalId === undefined ? 'clients without a principal already hold' : 'this principal already holds';
+      const who =
+        principalId === undefined ? 'clients without a principal already hold' : 'this principal already holds';
       const option = principalId === undefined ? 'maxAnonymousListenStreams' : 'maxListenStreamsPerPrincipal';
-      throw ProtocolError.invalidRequest(`subscriptions/listen: ${who} ${quota} open streams (${option}); close one first`);
+      throw ProtocolError.invalidRequest(
+        `subscriptions/listen: ${who} ${quota} open streams (${option}); close one first`,
+      );
     }
     if (this.total >= this.limits.maxListenStreams) {
-      throw ProtocolError.invalidRequest(`subscriptions/listen: the server already has ${this.limits.maxListenStreams} open streams (maxListenStreams); try again later`);
+      throw ProtocolError.invalidRequest(
+        `subscriptions/listen: the server already has ${this.limits.maxListenStreams} open streams (maxListenStreams); try again later`,
+      );
     }
     this.total++;
     this.perOwner.set(owner, held + 1);

@@ -20,7 +20,11 @@ export function decodeCursor(cursor: unknown): number {
   throw ProtocolError.invalidParams('Invalid cursor');
 }
 
-export function page<T>(items: readonly T[], cursor: unknown, pageSize: number): { items: readonly T[]; nextCursor?: string } {
+export function page<T>(
+  items: readonly T[],
+  cursor: unknown,
+  pageSize: number,
+): { items: readonly T[]; nextCursor?: string } {
   const start = decodeCursor(cursor);
   if (start === 0 && items.length <= pageSize) return { items };
   const end = start + pageSize;

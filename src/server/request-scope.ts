@@ -31,14 +31,18 @@ export function progressTokenOf(params: JsonObject | undefined): string | number
  * Validates the 2026-07-28 `_meta` envelope (digest §1.1): a missing field → -32602, a bad version
  * → -32022. `envelope`: the check when the caller already made it.
  */
-export function readModernEnvelope(params: JsonObject | undefined, envelope: EnvelopeCheck = checkEnvelope(params)): RequestScope {
+export function readModernEnvelope(
+  params: JsonObject | undefined,
+  envelope: EnvelopeCheck = checkEnvelope(params),
+): RequestScope {
   if (envelope.kind === 'missing') throw ProtocolError.invalidParams(envelope.message);
   if (envelope.kind === 'unsupported') throw ProtocolError.unsupportedVersion(MODERN_SUPPORTED, envelope.version);
   const meta = envelope.meta;
   const caps = meta[Meta.clientCapabilities];
   const info = meta[Meta.clientInfo];
   const level = meta[Meta.logLevel];
-  if (level !== undefined && !isLogLevel(level)) throw ProtocolError.invalidParams(`Invalid log level ${JSON.stringify(level)}`);
+  if (level !== undefined && !isLogLevel(level))
+    throw ProtocolError.invalidParams(`Invalid log level ${JSON.stringify(level)}`);
   return {
     era: 'modern',
     protocolVersion: MODERN_VERSION,

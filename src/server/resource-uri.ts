@@ -9,7 +9,9 @@ export function resourceUri(params: JsonObject | undefined, method: string, maxU
   const uri = params?.uri;
   if (typeof uri !== 'string') throw ProtocolError.invalidParams(`${method}: params.uri must be a string`);
   if (uri.length > maxUriLength) {
-    throw ProtocolError.invalidParams(`${method}: params.uri is ${uri.length} characters long; at most ${maxUriLength} are accepted (maxUriLength)`);
+    throw ProtocolError.invalidParams(
+      `${method}: params.uri is ${uri.length} characters long; at most ${maxUriLength} are accepted (maxUriLength)`,
+    );
   }
   return uri;
 }

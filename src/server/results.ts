@@ -26,7 +26,10 @@ export function toolResult(def: ToolDefinition, value: unknown): CallToolResult 
     // Every return value of a tool that declares its output is structured (strings and nothing too),
     // with the serialized JSON beside it as text, as the spec recommends for older clients.
     const structured = value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown);
-    return { content: [{ type: 'text', text: typeof structured === 'string' ? structured : JSON.stringify(structured) }], structuredContent: structured };
+    return {
+      content: [{ type: 'text', text: typeof structured === 'string' ? structured : JSON.stringify(structured) }],
+      structuredContent: structured,
+    };
   }
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (value === undefined || value === null) return { content: [] };

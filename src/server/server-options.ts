@@ -54,7 +54,10 @@ export class ContextServerOptions extends RequestStateOptions {
   @ValidateNested() @Type(() => CacheHintOptions) listCache: CacheHintOptions = new CacheHintOptions();
   /** 2026 cache hints for resources/read unless a resource sets its own. */
   @ValidateNested() @Type(() => CacheHintOptions) readCache: CacheHintOptions = new CacheHintOptions();
-  /** A form passed to `ctx.elicit` but not declared in the handler's `forms`: checked on first use and logged once (`warn`), or refused (`refuse`). */
+  /**
+   * A form passed to `ctx.elicit` but not declared in the handler's `forms`: checked on first use and logged once
+   * (`warn`), or refused (`refuse`).
+   */
   @IsIn(['warn', 'refuse']) undeclaredForms: 'warn' | 'refuse' = 'warn';
   /** Guidance for the model, sent in initialize / server/discover. */
   @IsOptional() @IsString() instructions?: string;
@@ -62,7 +65,10 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsOptional() @IsFunction() authenticate?: Authenticate;
   /** Exactly-once records of 2026 flows (`ctx.once` results, completions). In memory by default: per instance only. */
   @IsOptional() @HasMethods('claim', 'recordOnce', 'complete', 'release') flowStore?: FlowStore;
-  /** Cap of the in-memory flow store: unfinished flows tracked at once; a new flow beyond it is refused (-32603), never a live one forgotten. */
+  /**
+   * Cap of the in-memory flow store: unfinished flows tracked at once; a new flow beyond it is refused (-32603), never
+   * a live one forgotten.
+   */
   @IsInt() @Min(1) maxTrackedFlows = DEFAULT_MAX_TRACKED_FLOWS;
   /** How long a round waits while another copy of the same flow runs, before -32603. */
   @IsInt() @Min(0) @Max(600_000) flowBusyWaitMs = 30_000;

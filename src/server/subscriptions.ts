@@ -22,7 +22,9 @@ export interface Subscription {
 function readFilter(params: JsonObject | undefined, maxUriLength: number): ListenFilter {
   const n = params?.notifications;
   if (typeof n !== 'object' || n === null || Array.isArray(n)) {
-    throw ProtocolError.invalidParams('subscriptions/listen: params.notifications must be an object (the filter of notifications wanted)');
+    throw ProtocolError.invalidParams(
+      'subscriptions/listen: params.notifications must be an object (the filter of notifications wanted)',
+    );
   }
   const f = n as JsonObject;
   const out: ListenFilter = {};
@@ -33,7 +35,9 @@ function readFilter(params: JsonObject | undefined, maxUriLength: number): Liste
     const uris = f.resourceSubscriptions.filter((u): u is string => typeof u === 'string').slice(0, 1000);
     // Kept for the stream's lifetime and compared with every update: as bounded as resources/read's URI.
     if (uris.some((u) => u.length > maxUriLength)) {
-      throw ProtocolError.invalidParams(`subscriptions/listen: a resourceSubscriptions URI is longer than ${maxUriLength} characters (maxUriLength)`);
+      throw ProtocolError.invalidParams(
+        `subscriptions/listen: a resourceSubscriptions URI is longer than ${maxUriLength} characters (maxUriLength)`,
+      );
     }
     if (uris.length) out.resourceSubscriptions = uris;
   }
@@ -63,7 +67,11 @@ export function openSubscription(
   };
   const wants = (e: RegistryEvent): string | undefined => {
     if (e.type === 'listChanged') {
-      const on = { tools: filter.toolsListChanged, prompts: filter.promptsListChanged, resources: filter.resourcesListChanged }[e.list];
+      const on = {
+        tools: filter.toolsListChanged,
+        prompts: filter.promptsListChanged,
+        resources: filter.resourcesListChanged,
+      }[e.list];
       return on ? `notifications/${e.list}/list_changed` : undefined;
     }
     return filter.resourceSubscriptions?.some((s) => covers(s, e.uri)) ? 'notifications/resources/updated' : undefined;

@@ -38,7 +38,9 @@ export function paramsDigest(params: unknown): string {
 /** One-shot `crypto.hash` (Node ≥ 20.12) is several times cheaper than a Hash object for small inputs. */
 const oneShotHash = (crypto as { hash?: (alg: string, data: string, enc: 'base64url') => string }).hash;
 function sha256Base64Url(text: string): string {
-  return oneShotHash ? oneShotHash('sha256', text, 'base64url') : encodeBase64Url(createHash('sha256').update(text, 'utf8').digest());
+  return oneShotHash
+    ? oneShotHash('sha256', text, 'base64url')
+    : encodeBase64Url(createHash('sha256').update(text, 'utf8').digest());
 }
 
 /**
@@ -75,7 +77,9 @@ export function principalTag(bindingKey: Buffer, principal: string | undefined |
   if (!tags) principalTags.set(bindingKey, (tags = new Map()));
   let tag = tags.get(principal);
   if (tag === undefined) {
-    const mac = createHmac('sha256', bindingKey).update(JSON.stringify(['omc/principal/v1', principal]), 'utf8').digest();
+    const mac = createHmac('sha256', bindingKey)
+      .update(JSON.stringify(['omc/principal/v1', principal]), 'utf8')
+      .digest();
     tag = encodeBase64Url(mac.subarray(0, PRINCIPAL_TAG_BYTES));
     // Bounded: a flood of distinct principals only costs recomputation, never memory.
     if (tags.size >= MAX_CACHED_TAGS) tags.clear();

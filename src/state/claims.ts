@@ -36,7 +36,10 @@ export const CLAIMS_VERSION = 1;
 export function encodeClaims(claims: StateClaims): Buffer {
   // JSON.stringify overflows the stack near 5 000 levels; refuse far earlier, and clearly.
   if (nestsDeeperThan(claims.p, MAX_CANONICAL_DEPTH)) {
-    throw new FrameworkError('OMC_STATE_TOO_LARGE', `requestState payload nests deeper than ${MAX_CANONICAL_DEPTH} levels; flatten the state kept in ctx.state.`);
+    throw new FrameworkError(
+      'OMC_STATE_TOO_LARGE',
+      `requestState payload nests deeper than ${MAX_CANONICAL_DEPTH} levels; flatten the state kept in ctx.state.`,
+    );
   }
   return Buffer.from(JSON.stringify(claims), 'utf8');
 }

@@ -34,7 +34,12 @@ export function tokenLength(mode: EnvelopeMode, claimsBytes: number): number {
   return ENVELOPE_PREFIX[mode].length + base64UrlLength(envelopeOverhead(mode) + claimsBytes);
 }
 
-export function sealEnvelope(mode: EnvelopeMode, key: DerivedStateKey, claims: Buffer, random: (n: number) => Buffer): string {
+export function sealEnvelope(
+  mode: EnvelopeMode,
+  key: DerivedStateKey,
+  claims: Buffer,
+  random: (n: number) => Buffer,
+): string {
   const prefix = ENVELOPE_PREFIX[mode];
   if (mode === 'hmac') {
     const mac = createHmac('sha256', key.macKey).update(prefix).update(key.kid).update(claims).digest();
@@ -59,7 +64,8 @@ export interface OpenedEnvelope {
 export function openEnvelope(token: string, mode: EnvelopeMode, ring: KeyRing): OpenedEnvelope {
   const dot = token.indexOf('.');
   const prefix = dot < 0 ? '' : token.slice(0, dot + 1);
-  if (prefix !== ENVELOPE_PREFIX.hmac && prefix !== ENVELOPE_PREFIX.aead) throw new StateRefusal('malformed', 'unknown envelope prefix');
+  if (prefix !== ENVELOPE_PREFIX.hmac && prefix !== ENVELOPE_PREFIX.aead)
+    throw new StateRefusal('malformed', 'unknown envelope prefix');
   if (prefix !== ENVELOPE_PREFIX[mode]) throw new StateRefusal('wrong_mode', `expected ${ENVELOPE_PREFIX[mode]} token`);
   const bytes = decodeBase64Url(token.slice(dot + 1));
   if (bytes === undefined) throw new StateRefusal('malformed', 'not canonical base64url');

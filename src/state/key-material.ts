@@ -17,12 +17,17 @@ export function parseKeyRingInput(input: unknown): Buffer[] {
   const entries = Array.isArray(input) ? (input as unknown[]) : [input];
   if (entries.length === 0) invalid('requestStateKey is an empty array; give at least one key.');
   if (entries.length > MAX_RING_KEYS) {
-    invalid(`requestStateKey holds ${entries.length} keys; a ring holds at most ${MAX_RING_KEYS} (current first, then the ones still accepted).`);
+    invalid(
+      `requestStateKey holds ${entries.length} keys; a ring holds at most ${MAX_RING_KEYS} (current first, then the ones still accepted).`,
+    );
   }
-  const keys = entries.map((entry, i) => parseKey(entry, Array.isArray(input) ? `requestStateKey[${i}]` : 'requestStateKey'));
+  const keys = entries.map((entry, i) =>
+    parseKey(entry, Array.isArray(input) ? `requestStateKey[${i}]` : 'requestStateKey'),
+  );
   for (let i = 0; i < keys.length; i++) {
     for (let j = 0; j < i; j++) {
-      if (keys[i]!.equals(keys[j]!)) invalid(`requestStateKey[${i}] repeats requestStateKey[${j}]; each key in the ring must be distinct.`);
+      if (keys[i]!.equals(keys[j]!))
+        invalid(`requestStateKey[${i}] repeats requestStateKey[${j}]; each key in the ring must be distinct.`);
     }
   }
   return keys;
@@ -31,13 +36,21 @@ export function parseKeyRingInput(input: unknown): Buffer[] {
 function parseKey(entry: unknown, label: string): Buffer {
   let bytes: Buffer;
   if (typeof entry === 'string') bytes = decodeKeyText(entry.trim(), label);
-  else if (entry instanceof Uint8Array) bytes = Buffer.from(entry); // a copy: later mutation of the caller's buffer cannot change our key
-  else invalid(`${label} must be a string (base64url, base64 or hex) or a Uint8Array/Buffer, got ${describe(entry)}. ${KEY_GENERATION_HINT}`);
+  else if (entry instanceof Uint8Array)
+    bytes = Buffer.from(entry); // a copy: later mutation of the caller's buffer cannot change our key
+  else
+    invalid(
+      `${label} must be a string (base64url, base64 or hex) or a Uint8Array/Buffer, got ${describe(entry)}. ${KEY_GENERATION_HINT}`,
+    );
   if (bytes.length < MIN_KEY_BYTES) {
-    invalid(`${label} is ${bytes.length} bytes; at least ${MIN_KEY_BYTES} random bytes are required. ${KEY_GENERATION_HINT}`);
+    invalid(
+      `${label} is ${bytes.length} bytes; at least ${MIN_KEY_BYTES} random bytes are required. ${KEY_GENERATION_HINT}`,
+    );
   }
   if (looksLowEntropy(bytes)) {
-    invalid(`${label} has an obviously non-random pattern (repeated or sequential bytes); use random bytes. ${KEY_GENERATION_HINT}`);
+    invalid(
+      `${label} has an obviously non-random pattern (repeated or sequential bytes); use random bytes. ${KEY_GENERATION_HINT}`,
+    );
   }
   return bytes;
 }
@@ -68,7 +81,9 @@ function decodeBase64Any(text: string, label: string): Buffer {
   const bytes = standard || urlSafe ? Buffer.from(unpadded, 'base64url') : undefined;
   const roundTrip = bytes?.toString('base64url');
   if (!bytes || unpadded.length % 4 === 1 || roundTrip !== unpadded.replace(/\+/g, '-').replace(/\//g, '_')) {
-    invalid(`${label} is neither hex nor canonical base64/base64url (prefix it with "hex:" or "base64:" to say which). ${KEY_GENERATION_HINT}`);
+    invalid(
+      `${label} is neither hex nor canonical base64/base64url (prefix it with "hex:" or "base64:" to say which). ${KEY_GENERATION_HINT}`,
+    );
   }
   return bytes;
 }
@@ -86,7 +101,9 @@ function looksLowEntropy(bytes: Buffer): boolean {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a nested array';
-  return typeof value === 'object' ? `an object (${(value as object).constructor?.name ?? 'no prototype'})` : `a ${typeof value}`;
+  return typeof value === 'object'
+    ? `an object (${(value as object).constructor?.name ?? 'no prototype'})`
+    : `a ${typeof value}`;
 }
 
 function invalid(message: string): never {

@@ -54,7 +54,10 @@ export class KeyRing {
     for (let i = 0; i < derived.length; i++) {
       for (let j = 0; j < i; j++) {
         if (derived[i]!.kid.equals(derived[j]!.kid)) {
-          throw new FrameworkError('OMC_INVALID_OPTIONS', `requestStateKey[${i}] and requestStateKey[${j}] share a key id; replace one of them with a fresh random key.`);
+          throw new FrameworkError(
+            'OMC_INVALID_OPTIONS',
+            `requestStateKey[${i}] and requestStateKey[${j}] share a key id; replace one of them with a fresh random key.`,
+          );
         }
       }
     }

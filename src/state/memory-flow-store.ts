@@ -50,7 +50,13 @@ export class MemoryFlowStore implements FlowStore {
     return { kind: 'claimed', onces: copy(entry.onces) };
   }
 
-  async recordOnce(flowId: string, holder: string, key: string, record: OnceRecord, expiresAtMs: number): Promise<void> {
+  async recordOnce(
+    flowId: string,
+    holder: string,
+    key: string,
+    record: OnceRecord,
+    expiresAtMs: number,
+  ): Promise<void> {
     const entry = this.held(flowId, holder);
     entry.onces[key] = copy(record);
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
@@ -87,6 +93,7 @@ export class MemoryFlowStore implements FlowStore {
 
   private sweep(now: number): void {
     this.nextSweepAt = now + 1000;
-    for (const [id, entry] of this.flows) if (entry.expiresAt <= now && entry.holder === undefined) this.flows.delete(id);
+    for (const [id, entry] of this.flows)
+      if (entry.expiresAt <= now && entry.holder === undefined) this.flows.delete(id);
   }
 }

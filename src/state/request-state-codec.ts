@@ -57,7 +57,8 @@ export function createRequestStateCodec(
   return Object.freeze({
     fingerprint: settings.keyRing.fingerprint,
     encrypted: settings.mode === 'aead',
-    seal: (payload: unknown, binding: StateBinding, flowStartedAt?: number) => sealState(settings, payload, binding, flowStartedAt),
+    seal: (payload: unknown, binding: StateBinding, flowStartedAt?: number) =>
+      sealState(settings, payload, binding, flowStartedAt),
     open: (token: unknown, binding: StateBinding) => openState(settings, token, binding),
   });
 }
@@ -75,7 +76,10 @@ interface CodecSettings {
   singleUse: SingleUseStore | undefined;
 }
 
-function codecSettings(options: Partial<RequestStateOptions> | ResolvedRequestStateOptions, deps: RequestStateCodecDeps): CodecSettings {
+function codecSettings(
+  options: Partial<RequestStateOptions> | ResolvedRequestStateOptions,
+  deps: RequestStateCodecDeps,
+): CodecSettings {
   const now = deps.now ?? Date.now;
   const random = deps.random ?? createRandomPool();
   const resolved = isResolvedRequestStateOptions(options) ? options : resolveRequestStateOptions(options, { random });
@@ -97,7 +101,9 @@ function sealState(c: CodecSettings, payload: unknown, binding: StateBinding, fl
   const iat = Math.floor(c.now());
   const fst = flowStartedAt ?? iat;
   if (!Number.isSafeInteger(fst) || fst > iat) {
-    throw new RangeError('flowStartedAt must be an integer epoch-ms time not in the future (use OpenedState.flowStartedAt)');
+    throw new RangeError(
+      'flowStartedAt must be an integer epoch-ms time not in the future (use OpenedState.flowStartedAt)',
+    );
   }
   const key = c.keyRing.minting;
   const claims: StateClaims = {

@@ -22,7 +22,9 @@ export class RequestStateOptions {
   /** Seconds one round's state stays valid. */
   @IsInt({ message: 'requestStateLifetime must be a whole number of seconds (default 600)' })
   @Min(1, { message: 'requestStateLifetime must be at least 1 second' })
-  @Max(86_400, { message: 'requestStateLifetime must be at most 86400 seconds (1 day); a round is a user answering a prompt' })
+  @Max(86_400, {
+    message: 'requestStateLifetime must be at most 86400 seconds (1 day); a round is a user answering a prompt',
+  })
   requestStateLifetime = 600;
 
   /** Seconds the whole multi-round flow may last, however often it is re-sealed. */
@@ -53,7 +55,8 @@ export class RequestStateOptions {
   @ValidateBy({
     name: 'isSingleUseStore',
     validator: {
-      validate: (value: unknown) => typeof value === 'object' && value !== null && typeof (value as SingleUseStore).claim === 'function',
+      validate: (value: unknown) =>
+        typeof value === 'object' && value !== null && typeof (value as SingleUseStore).claim === 'function',
       defaultMessage: () => 'singleUseStore must be an object with a claim(tokenId, expiresAtMs) method',
     },
   })
@@ -61,7 +64,9 @@ export class RequestStateOptions {
 }
 
 /** What the codec runs on: the options with their defaults, the key parsed into a ring. */
-export type ResolvedRequestStateOptions = Readonly<Omit<RequestStateOptions, 'requestStateKey'>> & { readonly keyRing: KeyRing };
+export type ResolvedRequestStateOptions = Readonly<Omit<RequestStateOptions, 'requestStateKey'>> & {
+  readonly keyRing: KeyRing;
+};
 
 /** The defaults of the options that have one, read off the class (their one definition). */
 export const REQUEST_STATE_DEFAULTS = (() => {
@@ -104,10 +109,16 @@ export function requestStateProblems(options: Readonly<RequestStateOptions>): Op
   const lifetime = options.requestStateLifetime;
   const flowLifetime = options.maxFlowLifetime;
   if (Number.isInteger(lifetime) && Number.isInteger(flowLifetime) && flowLifetime < lifetime) {
-    problems.push({ field: 'maxFlowLifetime', message: `${flowLifetime}s must be at least requestStateLifetime (${lifetime}s)` });
+    problems.push({
+      field: 'maxFlowLifetime',
+      message: `${flowLifetime}s must be at least requestStateLifetime (${lifetime}s)`,
+    });
   }
   if (options.singleUseStore !== undefined && options.singleUseRequestState !== true) {
-    problems.push({ field: 'singleUseStore', message: 'is set but singleUseRequestState is not true; set singleUseRequestState: true to use it' });
+    problems.push({
+      field: 'singleUseStore',
+      message: 'is set but singleUseRequestState is not true; set singleUseRequestState: true to use it',
+    });
   }
   return problems;
 }

@@ -11,12 +11,18 @@ type DescribeFn = (name: string, fn: () => void) => void;
 
 function globalFn<T>(name: 'test' | 'describe'): T {
   const fn = (globalThis as Record<string, unknown>)[name];
-  if (typeof fn !== 'function') throw new Error(`forEachEra/bothEras need the test runner's global \`${name}\` (jest, or vitest with globals).`);
+  if (typeof fn !== 'function')
+    throw new Error(`forEachEra/bothEras need the test runner's global \`${name}\` (jest, or vitest with globals).`);
   return fn as T;
 }
 
 /** One `test` per era, named `<name> [<era>]`. */
-export function forEachEra(name: string, fn: (era: TestEra) => Promise<void>, eras: readonly TestEra[] = BOTH_ERAS, timeout?: number): void {
+export function forEachEra(
+  name: string,
+  fn: (era: TestEra) => Promise<void>,
+  eras: readonly TestEra[] = BOTH_ERAS,
+  timeout?: number,
+): void {
   const test = globalFn<TestFn>('test');
   for (const era of eras) test(`${name} [${era}]`, () => fn(era), timeout);
 }

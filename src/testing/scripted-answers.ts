@@ -35,7 +35,9 @@ export class AnswerScript {
   async answer(ask: RecordedAsk): Promise<object> {
     const chosen = this.choose(ask);
     if (chosen === undefined) {
-      throw new Error(`No scripted answer for the ${ask.kind} ask${ask.key ? ` "${ask.key}"` : ''}: add \`${ask.key ?? ask.kind}\` to answers.`);
+      throw new Error(
+        `No scripted answer for the ${ask.kind} ask${ask.key ? ` "${ask.key}"` : ''}: add \`${ask.key ?? ask.kind}\` to answers.`,
+      );
     }
     const value = typeof chosen === 'function' ? await chosen(ask.params, ask) : chosen;
     return JSON.parse(JSON.stringify(value)) as object;
@@ -48,7 +50,9 @@ export class AnswerScript {
     }
     if (this.has(ask.kind)) return this.answers[ask.kind];
     if (ask.key === undefined) {
-      const next = Object.keys(this.answers).find((k) => !this.used.has(k) && !(ASK_KINDS as readonly string[]).includes(k));
+      const next = Object.keys(this.answers).find(
+        (k) => !this.used.has(k) && !(ASK_KINDS as readonly string[]).includes(k),
+      );
       if (next !== undefined) {
         this.used.add(next);
         return this.answers[next];

@@ -9,13 +9,24 @@ import { callInfo } from '../client/call-info';
 import { ContextClient, type CallOptions, type ClientTarget } from '../client/context-client';
 import type { ContextClientInit, InputContext } from '../client/options';
 import type { JsonObject } from '../protocol/jsonrpc';
-import type { CallToolResult, ContentBlock, CreateMessageResult, ElicitResult, GetPromptResult, ReadResourceResult, Root } from '../protocol/types';
+import type {
+  CallToolResult,
+  ContentBlock,
+  CreateMessageResult,
+  ElicitResult,
+  GetPromptResult,
+  ReadResourceResult,
+  Root,
+} from '../protocol/types';
 import { AnswerScript, ASK_KINDS, type AskKind, type RecordedAsk, type ScriptedAnswers } from './scripted-answers';
 import { dispatcherOf } from '../app/dispatcher-of';
 
 export type TestEra = '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26';
 
-export interface TestClientOptions extends Omit<ContextClientInit, 'protocolVersion' | 'elicitation' | 'urlElicitation' | 'sampling' | 'roots'> {
+export interface TestClientOptions extends Omit<
+  ContextClientInit,
+  'protocolVersion' | 'elicitation' | 'urlElicitation' | 'sampling' | 'roots'
+> {
   /** The revision to speak (default 2026-07-28). */
   era?: TestEra;
   answers?: ScriptedAnswers;
@@ -60,15 +71,25 @@ export class TestClient {
       return script.answer(recorded);
     };
     const handlers: ContextClientInit = {};
-    if (declare.includes('elicitation')) handlers.elicitation = async (p, c) => (await ask('elicitation', p, c)) as ElicitResult;
-    if (declare.includes('urlElicitation')) handlers.urlElicitation = async (p, c) => (await ask('urlElicitation', p, c)) as ElicitResult;
-    if (declare.includes('sampling')) handlers.sampling = async (p, c) => (await ask('sampling', p, c)) as CreateMessageResult;
-    if (declare.includes('roots')) handlers.roots = async (c) => (await ask('roots', {}, c)) as Root[] | { roots: Root[] };
+    if (declare.includes('elicitation'))
+      handlers.elicitation = async (p, c) => (await ask('elicitation', p, c)) as ElicitResult;
+    if (declare.includes('urlElicitation'))
+      handlers.urlElicitation = async (p, c) => (await ask('urlElicitation', p, c)) as ElicitResult;
+    if (declare.includes('sampling'))
+      handlers.sampling = async (p, c) => (await ask('sampling', p, c)) as CreateMessageResult;
+    if (declare.includes('roots'))
+      handlers.roots = async (c) => (await ask('roots', {}, c)) as Root[] | { roots: Root[] };
     const clientTarget: ClientTarget = target instanceof McpApplication ? { app: target } : target;
-    const client = await ContextClient.connect(clientTarget, { clientInfo: { name: 'onemodelcontext-test-client', version: '0.1.0' }, ...rest, ...handlers, protocolVersion: era });
+    const client = await ContextClient.connect(clientTarget, {
+      clientInfo: { name: 'onemodelcontext-test-client', version: '0.1.0' },
+      ...rest,
+      ...handlers,
+      protocolVersion: era,
+    });
     const kit = new TestClient(client, script);
     (kit as { asks: RecordedAsk[] }).asks = asks;
-    if (target instanceof McpApplication) kit.unsubscribe = dispatcherOf(target).core.forms.subscribe((use) => kit.undeclared.push(use));
+    if (target instanceof McpApplication)
+      kit.unsubscribe = dispatcherOf(target).core.forms.subscribe((use) => kit.undeclared.push(use));
     return kit;
   }
 
@@ -81,7 +102,11 @@ export class TestClient {
     return run(await this.strict(this.client.callTool(name, args, options)), (r) => r.content);
   }
 
-  async getPrompt(name: string, args: Record<string, string> = {}, options?: CallOptions): Promise<Run<GetPromptResult>> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options?: CallOptions,
+  ): Promise<Run<GetPromptResult>> {
     this.script.reset();
     return run(await this.strict(this.client.getPrompt(name, args, options)), (r) => r.messages.map((m) => m.content));
   }
@@ -114,7 +139,10 @@ export class TestClient {
 }
 
 /** Shorthand for `TestClient.connect`. */
-export function connectTestClient(target: McpApplication | ClientTarget, options?: TestClientOptions): Promise<TestClient> {
+export function connectTestClient(
+  target: McpApplication | ClientTarget,
+  options?: TestClientOptions,
+): Promise<TestClient> {
   return TestClient.connect(target, options);
 }
 

@@ -95,14 +95,17 @@ export class MessageConnection {
   private async batch(items: unknown[]): Promise<void> {
     const allowed = this.era === 'legacy' && legacyFeatures(this.session.protocolVersion).batching;
     if (!allowed || items.length === 0 || items.length > MAX_BATCH) {
-      const why = !allowed ? 'batches are only accepted on protocol revision 2025-03-26' : `a batch holds 1 to ${MAX_BATCH} messages`;
+      const why = !allowed
+        ? 'batches are only accepted on protocol revision 2025-03-26'
+        : `a batch holds 1 to ${MAX_BATCH} messages`;
       return this.write(failure(null, ErrorCode.InvalidRequest, `Invalid Request: ${why}`));
     }
     const replies = await Promise.all(
       items.map(async (item) => {
         const d = decodeValue(item);
         if (d.kind === 'request') {
-          if (d.message.method === 'initialize') return failure(d.message.id, ErrorCode.InvalidRequest, 'initialize cannot be batched');
+          if (d.message.method === 'initialize')
+            return failure(d.message.id, ErrorCode.InvalidRequest, 'initialize cannot be batched');
           return this.request(d.message);
         }
         if (d.kind === 'invalid') return d.error;
@@ -138,12 +141,19 @@ export class MessageConnection {
   private async request(req: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
     if (this.closed) return failure(req.id, ErrorCode.InternalError, 'Connection is closing');
     const claimed = classifyMessage(req.params).era;
-    const era = this.era ?? (claimed === 'modern' || (claimed === 'invalid' && req.method !== 'initialize') ? 'modern' : 'legacy');
+    const era =
+      this.era ??
+      (claimed === 'modern' || (claimed === 'invalid' && req.method !== 'initialize') ? 'modern' : 'legacy');
     if (this.era === 'modern' && req.method === 'initialize' && claimed !== 'modern') {
-      return failure(req.id, ErrorCode.InvalidRequest, 'This connection speaks protocol revision 2026-07-28; initialize is not available on it');
+      return failure(
+        req.id,
+        ErrorCode.InvalidRequest,
+        'This connection speaks protocol revision 2026-07-28; initialize is not available on it',
+      );
     }
     const controller = new AbortController();
-    if (this.inflight.has(req.id)) return failure(req.id, ErrorCode.InvalidRequest, `Request id ${String(req.id)} is already in flight`);
+    if (this.inflight.has(req.id))
+      return failure(req.id, ErrorCode.InvalidRequest, `Request id ${String(req.id)} is already in flight`);
     this.inflight.set(req.id, controller);
     try {
       const io = {
@@ -156,7 +166,8 @@ export class MessageConnection {
         // One channel for the whole connection: a late notification goes where the request's went.
         notifySession: era === 'legacy' ? (n: JsonRpcNotification) => void (this.closed || this.write(n)) : undefined,
       };
-      const answer = era === 'modern' ? this.server.dispatchModern(req, io) : this.server.dispatchLegacy(req, this.session, io);
+      const answer =
+        era === 'modern' ? this.server.dispatchModern(req, io) : this.server.dispatchLegacy(req, this.session, io);
       if (!(answer instanceof Promise)) return this.listen(req.id, answer);
       const reply = await answer;
       if (this.era === undefined && 'result' in reply.message) this.era = era;

@@ -37,7 +37,12 @@ export class OutboundRequests {
     return new Promise<unknown>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       if (this.pending.size >= this.maxPending) {
-        return reject(new FrameworkError('OMC_ASK_LIMIT', `${this.maxPending} requests to the client are already waiting for replies on this session (maxPendingAsksPerSession); ${method} was not sent.`));
+        return reject(
+          new FrameworkError(
+            'OMC_ASK_LIMIT',
+            `${this.maxPending} requests to the client are already waiting for replies on this session (maxPendingAsksPerSession); ${method} was not sent.`,
+          ),
+        );
       }
       const id = `${this.prefix}-${++this.next}`;
       const cleanup = () => {
@@ -73,7 +78,8 @@ export class OutboundRequests {
   settle(response: JsonRpcResponse): boolean {
     const p = response.id === null || response.id === undefined ? undefined : this.pending.get(response.id);
     if (!p) return false;
-    if ('error' in response) p.reject(new ProtocolError(response.error.code, response.error.message, response.error.data));
+    if ('error' in response)
+      p.reject(new ProtocolError(response.error.code, response.error.message, response.error.data));
     else p.resolve(response.result);
     return true;
   }

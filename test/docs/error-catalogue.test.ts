@@ -27,7 +27,10 @@ test.each(jsonRpcCodes)('%s is in docs/errors.md', (code) => {
 test('every code in docs/errors.md exists in the source', () => {
   const documentedFramework = new Set([...catalogue.matchAll(/\bOMC_[A-Z_]+\b/g)].map((m) => m[0]));
   // The codes we send are the rows of the wire table (the handler-codes section also names ranges).
-  const wireTable = catalogue.slice(catalogue.indexOf('## JSON-RPC codes on the wire'), catalogue.indexOf('## HTTP status of an error'));
+  const wireTable = catalogue.slice(
+    catalogue.indexOf('## JSON-RPC codes on the wire'),
+    catalogue.indexOf('## HTTP status of an error'),
+  );
   const documentedNumeric = new Set([...wireTable.matchAll(/^\| (-32\d{3}) \|/gm)].map((m) => m[1]!));
   expect(documentedNumeric.size).toBeGreaterThan(5);
   expect([...documentedFramework].filter((c) => !frameworkCodes.includes(c))).toEqual([]);
@@ -47,14 +50,27 @@ function sourceFiles(dir: string): string[] {
 const src = join(repo, 'src');
 const sources = sourceFiles(src).map((file) => ({ file: relative(src, file), text: readFileSync(file, 'utf8') }));
 const raisedFramework = new Set(
-  sources.flatMap(({ text }) => [...text.matchAll(/(?:new FrameworkError|super)\(\s*'(OMC_[A-Z_]+)'/g)].map((m) => m[1]!)),
+  sources.flatMap(({ text }) =>
+    [...text.matchAll(/(?:new FrameworkError|super)\(\s*'(OMC_[A-Z_]+)'/g)].map((m) => m[1]!),
+  ),
 );
 const protocolErrorSource = readFileSync(join(src, 'errors', 'protocol-error.ts'), 'utf8');
 const helpersOf = (member: string) =>
-  [...protocolErrorSource.matchAll(/static (\w+)\([^)]*\)[^{]*\{[^}]*ErrorCode\.(\w+)/g)].filter((m) => m[2] === member).map((m) => m[1]!);
-const sending = sources.filter(({ file }) => !file.startsWith('client') && file !== join('protocol', 'error-codes.ts') && file !== join('errors', 'protocol-error.ts'));
+  [...protocolErrorSource.matchAll(/static (\w+)\([^)]*\)[^{]*\{[^}]*ErrorCode\.(\w+)/g)]
+    .filter((m) => m[2] === member)
+    .map((m) => m[1]!);
+const sending = sources.filter(
+  ({ file }) =>
+    !file.startsWith('client') &&
+    file !== join('protocol', 'error-codes.ts') &&
+    file !== join('errors', 'protocol-error.ts'),
+);
 const isSent = (member: string) =>
-  sending.some(({ text }) => new RegExp(`ErrorCode\\.${member}\\b`).test(text) || helpersOf(member).some((h) => text.includes(`ProtocolError.${h}(`)));
+  sending.some(
+    ({ text }) =>
+      new RegExp(`ErrorCode\\.${member}\\b`).test(text) ||
+      helpersOf(member).some((h) => text.includes(`ProtocolError.${h}(`)),
+  );
 
 /**
  * Documented codes nothing sends yet, each with the work that will send it or drop it. The test

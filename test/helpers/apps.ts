@@ -14,7 +14,11 @@ export function makeApp(providers: Function[], options: Record<string, unknown> 
 
 export function recordingLogger(): ServerLogger & { lines: { message: string; detail?: Record<string, unknown> }[] } {
   const lines: { message: string; detail?: Record<string, unknown> }[] = [];
-  return { lines, warn: (message, detail) => lines.push({ message, detail }), error: (message, detail) => lines.push({ message, detail }) };
+  return {
+    lines,
+    warn: (message, detail) => lines.push({ message, detail }),
+    error: (message, detail) => lines.push({ message, detail }),
+  };
 }
 
 export async function clients(app: McpApplication, options: Partial<MemoryClientOptions> = {}) {

@@ -3,7 +3,13 @@
  * stream; legacy adds the session id, the version header, the GET stream, resumption with
  * Last-Event-ID after the server's `retry`, answers to server requests POSTed back, DELETE on close.
  */
-import { decodeValue, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from '../../protocol/jsonrpc';
+import {
+  decodeValue,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type RequestId,
+} from '../../protocol/jsonrpc';
 import { HttpStatusError, transportError } from '../errors';
 import type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from '../transport';
 import { readEventStream, type StreamPosition } from './read-event-stream';
@@ -67,7 +73,11 @@ export class HttpTransport implements ClientTransport {
     for (const c of this.live) c.abort(transportError('The client closed.'));
     for (const id of [...this.pending.keys()]) this.fail(id, transportError('The client closed.'));
     if (this.sessionId) {
-      await this.fetch(this.target.url, { method: 'DELETE', headers: this.headers(), signal: AbortSignal.timeout(2000) })
+      await this.fetch(this.target.url, {
+        method: 'DELETE',
+        headers: this.headers(),
+        signal: AbortSignal.timeout(2000),
+      })
         .then((r) => r.body?.cancel())
         .catch(() => undefined);
     }
@@ -93,7 +103,8 @@ export class HttpTransport implements ClientTransport {
         position = await readEventStream(again.body, (m) => this.dispatch(m, again.status, onNotification), position);
         if (signal.aborted) throw signal.reason;
       }
-      if (this.pending.has(message.id)) this.fail(message.id, transportError(`The response stream for ${message.method} ended before its response.`));
+      if (this.pending.has(message.id))
+        this.fail(message.id, transportError(`The response stream for ${message.method} ended before its response.`));
       return;
     }
     const text = await res.text();
@@ -101,7 +112,8 @@ export class HttpTransport implements ClientTransport {
     if (Array.isArray(value)) value.forEach((v) => this.dispatch(v, res.status, onNotification));
     else if (isObject(value) && value.jsonrpc === '2.0') {
       // Transport-level errors (400 before the body was read) often carry id null.
-      const fixed = 'error' in value && (value.id === null || value.id === undefined) ? { ...value, id: message.id } : value;
+      const fixed =
+        'error' in value && (value.id === null || value.id === undefined) ? { ...value, id: message.id } : value;
       this.dispatch(fixed, res.status, onNotification);
     }
     if (this.pending.has(message.id)) this.fail(message.id, new HttpStatusError(res.status, text));
@@ -167,7 +179,11 @@ export class HttpTransport implements ClientTransport {
   }
 
   private post(message: JsonRpcMessage, extra?: Record<string, string>, signal?: AbortSignal): Promise<Response> {
-    const headers = this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...lower(extra) });
+    const headers = this.headers({
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...lower(extra),
+    });
     return this.fetch(this.target.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
   }
 

@@ -26,7 +26,8 @@ export async function readEventStream(
   parser.retryMs = from.retryMs;
   const decoder = new TextDecoder();
   try {
-    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) parser.push(decoder.decode(chunk, { stream: true }));
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>)
+      parser.push(decoder.decode(chunk, { stream: true }));
     parser.push(decoder.decode() + '\n\n');
   } catch {
     // A dropped (or aborted) connection ends the stream like a close; the caller decides what follows.

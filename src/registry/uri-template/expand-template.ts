@@ -6,7 +6,11 @@ export type ExpansionValue = string | number | boolean | readonly string[] | und
 export type ExpansionVariables = Readonly<Record<string, ExpansionValue>>;
 
 /** RFC 6570 expansion (Appendix A algorithm); associative-array values are not supported. */
-export function expandTemplate(template: string, parts: readonly TemplatePart[], variables: ExpansionVariables): string {
+export function expandTemplate(
+  template: string,
+  parts: readonly TemplatePart[],
+  variables: ExpansionVariables,
+): string {
   let uri = '';
   for (const part of parts) {
     uri += part.kind === 'literal' ? part.text : expandExpression(template, part, variables);
@@ -20,7 +24,11 @@ function expandExpression(template: string, expression: ExpressionPart, variable
   for (const variable of expression.variables) {
     const value = definedValue(variables, variable.name);
     if (value === undefined) continue;
-    pieces.push(typeof value === 'string' ? expandScalar(variable, value, expression) : expandList(template, variable, value, expression));
+    pieces.push(
+      typeof value === 'string'
+        ? expandScalar(variable, value, expression)
+        : expandList(template, variable, value, expression),
+    );
   }
   return pieces.length === 0 ? '' : operator.first + pieces.join(operator.separator);
 }
@@ -41,7 +49,12 @@ function expandScalar(variable: VariableSpec, value: string, { operator }: Expre
   return encoded === '' ? variable.name + operator.ifEmpty : `${variable.name}=${encoded}`;
 }
 
-function expandList(template: string, variable: VariableSpec, items: readonly string[], { operator }: ExpressionPart): string {
+function expandList(
+  template: string,
+  variable: VariableSpec,
+  items: readonly string[],
+  { operator }: ExpressionPart,
+): string {
   if (variable.maxLength !== undefined) {
     // RFC 6570 §2.4.1: a prefix of a composite value is an error, not a silent truncation.
     throw new FrameworkError(

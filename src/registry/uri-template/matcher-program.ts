@@ -62,7 +62,10 @@ function emitPositionalExpression(builder: ProgramBuilder, expression: Expressio
   const stops = positionalValueStops(expression);
   // `{var}` and `{+var}` have no leading character, so they must match a non-empty value to mean anything.
   const valueRequired = operator.first === '';
-  const emitValue = (): void => (valueRequired ? builder.oneOrMore(() => builder.valueChar(stops)) : builder.zeroOrMore(() => builder.valueChar(stops)));
+  const emitValue = (): void =>
+    valueRequired
+      ? builder.oneOrMore(() => builder.valueChar(stops))
+      : builder.zeroOrMore(() => builder.valueChar(stops));
   const emitBody = (): void => {
     if (operator.first !== '') builder.literal(operator.first);
     emitValue();

@@ -39,6 +39,7 @@ export const SIMPLE_OPERATOR: ExpressionOperator = operatorsBySymbol[''];
 
 /** The operator an expression's first character names, or undefined when that character starts a variable name. */
 export function operatorFor(firstCharacter: string): ExpressionOperator | undefined {
-  if (firstCharacter === '' || !Object.prototype.hasOwnProperty.call(operatorsBySymbol, firstCharacter)) return undefined;
+  if (firstCharacter === '' || !Object.prototype.hasOwnProperty.call(operatorsBySymbol, firstCharacter))
+    return undefined;
   return operatorsBySymbol[firstCharacter as OperatorSymbol];
 }

@@ -42,7 +42,10 @@ export function parseTemplate(template: string): TemplatePart[] {
 }
 
 export function invalidTemplate(template: string, index: number, problem: string): FrameworkError {
-  return new FrameworkError('OMC_INVALID_URI_TEMPLATE', `Invalid URI template "${template}" at index ${index}: ${problem}`);
+  return new FrameworkError(
+    'OMC_INVALID_URI_TEMPLATE',
+    `Invalid URI template "${template}" at index ${index}: ${problem}`,
+  );
 }
 
 function findClosingBrace(template: string, open: number): number {
@@ -86,17 +89,25 @@ function parseVariableSpec(template: string, start: number, end: number): Variab
   }
   if (nameEnd === end) return { name, explode: false, maxLength: undefined };
   if (template[nameEnd] === '*') {
-    if (nameEnd + 1 !== end) throw invalidTemplate(template, nameEnd + 1, `unexpected text after '*' in "${template.slice(start, end)}"`);
+    if (nameEnd + 1 !== end)
+      throw invalidTemplate(template, nameEnd + 1, `unexpected text after '*' in "${template.slice(start, end)}"`);
     return { name, explode: true, maxLength: undefined };
   }
   const digits = template.slice(nameEnd + 1, end);
   if (!/^[1-9][0-9]{0,3}$/.test(digits) || Number(digits) > MAX_PREFIX_LENGTH) {
-    throw invalidTemplate(template, nameEnd + 1, `prefix length "${digits}" must be an integer from 1 to ${MAX_PREFIX_LENGTH}`);
+    throw invalidTemplate(
+      template,
+      nameEnd + 1,
+      `prefix length "${digits}" must be an integer from 1 to ${MAX_PREFIX_LENGTH}`,
+    );
   }
   return { name, explode: false, maxLength: Number(digits) };
 }
 
-/** RFC 6570 varname: varchar *( ["."] varchar ), varchar = ALPHA / DIGIT / "_" / pct-encoded. Returns the offset of the first bad character. */
+/**
+ * RFC 6570 varname: varchar *( ["."] varchar ), varchar = ALPHA / DIGIT / "_" / pct-encoded. Returns the offset of the
+ * first bad character.
+ */
 function findInvalidNameCharacter(name: string): number | undefined {
   let previousWasDot = true; // a name may not start with '.'
   for (let offset = 0; offset < name.length; offset++) {

@@ -13,7 +13,9 @@ export type MatchedVariables = Record<string, MatchedValue>;
 export function readExpressionValues(expression: ExpressionPart, span: string, into: MatchedVariables): boolean {
   if (span === '') return true; // every variable undefined
   const body = span.slice(expression.operator.first.length);
-  return expression.operator.named ? readNamedValues(expression, body, into) : readPositionalValues(expression, body, into);
+  return expression.operator.named
+    ? readNamedValues(expression, body, into)
+    : readPositionalValues(expression, body, into);
 }
 
 function readPositionalValues(expression: ExpressionPart, body: string, into: MatchedVariables): boolean {
@@ -32,7 +34,10 @@ function readPositionalValues(expression: ExpressionPart, body: string, into: Ma
  * Values are assigned left to right (an undefined variable can only be a trailing one),
  * except that the first exploded variable takes every segment not needed by the variables after it.
  */
-function assignSegments(variables: readonly VariableSpec[], segments: readonly string[]): Array<[VariableSpec, string[]]> {
+function assignSegments(
+  variables: readonly VariableSpec[],
+  segments: readonly string[],
+): Array<[VariableSpec, string[]]> {
   const explodedIndex = variables.findIndex((variable) => variable.explode);
   const assignments: Array<[VariableSpec, string[]]> = [];
   if (explodedIndex < 0 || segments.length <= explodedIndex) {
@@ -46,9 +51,13 @@ function assignSegments(variables: readonly VariableSpec[], segments: readonly s
   const remaining = segments.length - explodedIndex;
   const trailingCount = Math.min(trailingVariables.length, remaining - 1);
   const explodedEnd = segments.length - trailingCount;
-  variables.slice(0, explodedIndex).forEach((variable, index) => assignments.push([variable, [segments[index] as string]]));
+  variables
+    .slice(0, explodedIndex)
+    .forEach((variable, index) => assignments.push([variable, [segments[index] as string]]));
   assignments.push([variables[explodedIndex] as VariableSpec, segments.slice(explodedIndex, explodedEnd)]);
-  trailingVariables.slice(0, trailingCount).forEach((variable, index) => assignments.push([variable, [segments[explodedEnd + index] as string]]));
+  trailingVariables
+    .slice(0, trailingCount)
+    .forEach((variable, index) => assignments.push([variable, [segments[explodedEnd + index] as string]]));
   return assignments;
 }
 

@@ -29,7 +29,9 @@ export function makeContext(
     progressToken: scope.progressToken,
     logLevel: scope.logLevel,
     notify: (method, params) => io.notify({ jsonrpc: '2.0', method, params }),
-    notifySession: io.notifySession ? (method, params) => io.notifySession?.({ jsonrpc: '2.0', method, params }) : undefined,
+    notifySession: io.notifySession
+      ? (method, params) => io.notifySession?.({ jsonrpc: '2.0', method, params })
+      : undefined,
     asks,
     state,
     urlElicitationIds: scope.era === 'legacy' && scope.protocolVersion === '2025-11-25',

@@ -74,19 +74,34 @@ async function invokeStrict<T extends JsonObject>(
 }
 
 /** Resource not found, as each revision spells it (digest §2: 2026-07-28 MUST NOT send -32002). */
-function resourceNotFound(scope: RequestScope, uri: string, message = `Resource not found: ${uri}`, data?: Record<string, unknown>): ProtocolError {
+function resourceNotFound(
+  scope: RequestScope,
+  uri: string,
+  message = `Resource not found: ${uri}`,
+  data?: Record<string, unknown>,
+): ProtocolError {
   const withUri = { ...data, uri };
-  return scope.era === 'modern' ? ProtocolError.invalidParams(message, withUri) : new ProtocolError(ErrorCode.ResourceNotFound, message, withUri);
+  return scope.era === 'modern'
+    ? ProtocolError.invalidParams(message, withUri)
+    : new ProtocolError(ErrorCode.ResourceNotFound, message, withUri);
 }
 
-export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: RequestScope, io: RequestIO): Promise<Outcome<JsonObject>> {
+export async function callTool(
+  core: ServerCore,
+  req: JsonRpcRequest,
+  scope: RequestScope,
+  io: RequestIO,
+): Promise<Outcome<JsonObject>> {
   const params = req.params ?? {};
   const toolName = name(params, 'tools/call');
   const def = core.registry.tool(toolName);
   if (!def) throw ProtocolError.invalidParams(`Unknown tool: ${toolName}`);
   const checked = def.validate(argumentsOf(params, 'tools/call'));
   if (!checked.ok) {
-    return { kind: 'complete', value: toolError(`Invalid arguments for tool ${toolName}: ${checked.errors.join('; ')}`) };
+    return {
+      kind: 'complete',
+      value: toolError(`Invalid arguments for tool ${toolName}: ${checked.errors.join('; ')}`),
+    };
   }
   const outcome = await runWithAsks(core.engine, {
     method: 'tools/call',
@@ -100,7 +115,9 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
         const result = toolResult(def, endIfInputRequired(await core.invoker.invoke(def.source, checked.value, ctx)));
         const problem = outputProblem(def, result);
         if (problem === undefined) return result;
-        core.logger.error(`tool ${def.owner} returned output that does not match its outputSchema`, { reason: problem });
+        core.logger.error(`tool ${def.owner} returned output that does not match its outputSchema`, {
+          reason: problem,
+        });
         return toolError(`The tool's output does not match its outputSchema: ${problem}`);
       } catch (e) {
         if (e instanceof InputRequiredSignal || e instanceof InputRequired) throw e;
@@ -112,18 +129,27 @@ export async function callTool(core: ServerCore, req: JsonRpcRequest, scope: Req
     },
   });
   if (outcome.kind === 'complete' && scope.era === 'legacy') {
-    return { kind: 'complete', value: legacyToolResult(outcome.value, scope.protocolVersion as LegacyVersion, wrapsOutput(def.outputSchema)) };
+    return {
+      kind: 'complete',
+      value: legacyToolResult(outcome.value, scope.protocolVersion as LegacyVersion, wrapsOutput(def.outputSchema)),
+    };
   }
   return outcome as Outcome<JsonObject>;
 }
 
-export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: RequestScope, io: RequestIO): Promise<Outcome<JsonObject>> {
+export async function getPrompt(
+  core: ServerCore,
+  req: JsonRpcRequest,
+  scope: RequestScope,
+  io: RequestIO,
+): Promise<Outcome<JsonObject>> {
   const params = req.params ?? {};
   const promptName = name(params, 'prompts/get');
   const def = core.registry.prompt(promptName);
   if (!def) throw ProtocolError.invalidParams(`Unknown prompt: ${promptName}`);
   const checked = def.validate(argumentsOf(params, 'prompts/get'));
-  if (!checked.ok) throw ProtocolError.invalidParams(`Invalid arguments for prompt ${promptName}: ${checked.errors.join('; ')}`);
+  if (!checked.ok)
+    throw ProtocolError.invalidParams(`Invalid arguments for prompt ${promptName}: ${checked.errors.join('; ')}`);
   const outcome = await runWithAsks(core.engine, {
     method: 'prompts/get',
     target: promptName,
@@ -131,8 +157,14 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
     scope,
     io,
     run: (asks, state, runIo) =>
-      invokeStrict(core, def, checked.value, makeContext(req, scope, runIo, asks, state, core.forms.gate(def)), (v) => promptResult(v), (e) =>
-        ProtocolError.invalidParams(e.message, e.data), scope,
+      invokeStrict(
+        core,
+        def,
+        checked.value,
+        makeContext(req, scope, runIo, asks, state, core.forms.gate(def)),
+        (v) => promptResult(v),
+        (e) => ProtocolError.invalidParams(e.message, e.data),
+        scope,
       ),
   });
   if (outcome.kind === 'complete' && scope.era === 'legacy') {
@@ -142,7 +174,12 @@ export async function getPrompt(core: ServerCore, req: JsonRpcRequest, scope: Re
   return outcome;
 }
 
-export async function readResource(core: ServerCore, req: JsonRpcRequest, scope: RequestScope, io: RequestIO): Promise<Outcome<JsonObject>> {
+export async function readResource(
+  core: ServerCore,
+  req: JsonRpcRequest,
+  scope: RequestScope,
+  io: RequestIO,
+): Promise<Outcome<JsonObject>> {
   const params = req.params ?? {};
   const uri = resourceUri(params, 'resources/read', core.options.maxUriLength);
   const fixed = core.registry.resource(uri);
@@ -159,8 +196,17 @@ export async function readResource(core: ServerCore, req: JsonRpcRequest, scope:
     scope,
     io,
     run: (asks, state, runIo) =>
-      invokeStrict(core, def, input, makeContext(req, scope, runIo, asks, state, core.forms.gate(def)), (v) => resourceResult(def, uri, v), (e) =>
-        e instanceof NotFoundError ? resourceNotFound(scope, uri, e.message, e.data) : ProtocolError.invalidParams(e.message, e.data), scope,
+      invokeStrict(
+        core,
+        def,
+        input,
+        makeContext(req, scope, runIo, asks, state, core.forms.gate(def)),
+        (v) => resourceResult(def, uri, v),
+        (e) =>
+          e instanceof NotFoundError
+            ? resourceNotFound(scope, uri, e.message, e.data)
+            : ProtocolError.invalidParams(e.message, e.data),
+        scope,
       ),
   });
   if (outcome.kind === 'complete' && scope.era === 'legacy') {

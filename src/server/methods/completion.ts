@@ -13,10 +13,19 @@ function isRecord(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export async function complete(core: ServerCore, params: JsonObject | undefined, scope: RequestScope): Promise<JsonObject> {
+export async function complete(
+  core: ServerCore,
+  params: JsonObject | undefined,
+  scope: RequestScope,
+): Promise<JsonObject> {
   const ref = params?.ref;
   const argument = params?.argument;
-  if (!isRecord(ref) || !isRecord(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+  if (
+    !isRecord(ref) ||
+    !isRecord(argument) ||
+    typeof argument.name !== 'string' ||
+    typeof argument.value !== 'string'
+  ) {
     throw ProtocolError.invalidParams('completion/complete needs ref and argument {name, value}');
   }
   let key: CompletionReference;
@@ -38,7 +47,11 @@ export async function complete(core: ServerCore, params: JsonObject | undefined,
     core.logger.error(`completion ${def.owner} failed`, thrownDetail(e));
     throw ProtocolError.internal();
   }
-  const all = Array.isArray(produced) ? produced : isRecord(produced) && Array.isArray(produced.values) ? produced.values : [];
+  const all = Array.isArray(produced)
+    ? produced
+    : isRecord(produced) && Array.isArray(produced.values)
+      ? produced.values
+      : [];
   const values = all.filter((v): v is string => typeof v === 'string');
   const total = isRecord(produced) && typeof produced.total === 'number' ? produced.total : values.length;
   return {

@@ -8,7 +8,14 @@ import type { ServerCore } from '../server-core';
 
 type Listing = { descriptor: Readonly<JsonObject> };
 
-function list(core: ServerCore, key: string, kind: ListingKind, items: readonly Listing[], params: JsonObject | undefined, scope: RequestScope): JsonObject {
+function list(
+  core: ServerCore,
+  key: string,
+  kind: ListingKind,
+  items: readonly Listing[],
+  params: JsonObject | undefined,
+  scope: RequestScope,
+): JsonObject {
   const { items: slice, nextCursor } = page(items, params?.cursor, core.options.pageSize);
   const entries =
     scope.era === 'legacy'

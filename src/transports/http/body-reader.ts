@@ -2,7 +2,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { BodyRead } from './http-exchange';
 
-const TOO_LARGE = (limit: number): BodyRead => ({ ok: false, status: 413, reason: `Request body larger than ${limit} bytes` });
+const TOO_LARGE = (limit: number): BodyRead => ({
+  ok: false,
+  status: 413,
+  reason: `Request body larger than ${limit} bytes`,
+});
 
 /** Decodes UTF-8 strictly: invalid bytes are a parse error, not U+FFFD silently handed to a tool. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true }); // stateless between whole-buffer decodes
@@ -19,7 +23,8 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.resolve(TOO_LARGE(limit));
   // Someone else (a framework's parser) already read the stream: there is nothing left to read.
-  if (req.readableEnded) return Promise.resolve({ ok: false, status: 400, reason: 'Request body was already consumed' });
+  if (req.readableEnded)
+    return Promise.resolve({ ok: false, status: 400, reason: 'Request body was already consumed' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

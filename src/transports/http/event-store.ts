@@ -14,7 +14,12 @@ export interface EventStore {
   /** Stores one event of a stream and returns its id (unique across all streams). */
   append(streamId: string, message: JsonRpcMessage | null): string | Promise<string>;
   /** The stream an event id belongs to and the events stored after it; undefined when unknown or evicted. */
-  eventsAfter(lastEventId: string): { streamId: string; events: StoredEvent[] } | undefined | Promise<{ streamId: string; events: StoredEvent[] } | undefined>;
+  eventsAfter(
+    lastEventId: string,
+  ):
+    | { streamId: string; events: StoredEvent[] }
+    | undefined
+    | Promise<{ streamId: string; events: StoredEvent[] } | undefined>;
   /** Forgets a stream (its session ended). */
   dropStream?(streamId: string): void | Promise<void>;
 }

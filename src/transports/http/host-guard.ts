@@ -51,7 +51,11 @@ function loopbackOrigin(origin: string): boolean {
     return false;
   }
   // Only the exact serialized form browsers send: no userinfo, path, trailing dot or case games.
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin && LOOPBACK_HOST_ANY_PORT.test(url.host);
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.origin === origin &&
+    LOOPBACK_HOST_ANY_PORT.test(url.host)
+  );
 }
 
 /** undefined when allowed, otherwise why not (the response is 403). */
@@ -70,7 +74,16 @@ export function rejectHostOrOrigin(headers: HeaderBag, policy: HostPolicy): stri
   return undefined;
 }
 
-const CORS_HEADERS = new Set(['content-type', 'accept', 'authorization', 'mcp-protocol-version', 'mcp-session-id', 'mcp-method', 'mcp-name', 'last-event-id']);
+const CORS_HEADERS = new Set([
+  'content-type',
+  'accept',
+  'authorization',
+  'mcp-protocol-version',
+  'mcp-session-id',
+  'mcp-method',
+  'mcp-name',
+  'last-event-id',
+]);
 
 /** Response headers that let an allowlisted browser origin read the response. */
 export function corsHeaders(headers: HeaderBag, policy: HostPolicy): Record<string, string> {

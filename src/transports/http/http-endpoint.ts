@@ -116,7 +116,11 @@ export class HttpEndpoint {
       const pre = preflight(req.headers, this.policy);
       return pre ? sendEmpty(res, 204, pre) : sendEmpty(res, 405, { Allow: ALLOW });
     }
-    if (this.closing) return sendError(res, 503, noId(req.headers), ErrorCode.InternalError, 'Server is shutting down', { ...cors, Connection: 'close' });
+    if (this.closing)
+      return sendError(res, 503, noId(req.headers), ErrorCode.InternalError, 'Server is shutting down', {
+        ...cors,
+        Connection: 'close',
+      });
     switch (req.method) {
       case 'POST':
         return this.post(req, res, cors);
@@ -133,16 +137,32 @@ export class HttpEndpoint {
     if (header(req.headers, 'mcp-session-id') === undefined) return sendEmpty(res, 405, { ...cors, Allow: 'POST' });
     const ex = await this.authenticate(req.headers, res, noId(req.headers), cors);
     if (!ex) return;
-    return req.method === 'GET' ? legacyGet(this.ctx, req.headers, res, ex) : legacyDelete(this.ctx, req.headers, res, ex);
+    return req.method === 'GET'
+      ? legacyGet(this.ctx, req.headers, res, ex)
+      : legacyDelete(this.ctx, req.headers, res, ex);
   }
 
   private async post(req: HttpRequestView, res: ResponseSink, cors: Record<string, string>): Promise<void> {
     const contentType = header(req.headers, 'content-type') ?? '';
     if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-      return sendError(res, 415, noId(req.headers), ErrorCode.InvalidRequest, 'Unsupported Media Type: use Content-Type: application/json', cors);
+      return sendError(
+        res,
+        415,
+        noId(req.headers),
+        ErrorCode.InvalidRequest,
+        'Unsupported Media Type: use Content-Type: application/json',
+        cors,
+      );
     }
     if (!acceptsReply(header(req.headers, 'accept'))) {
-      return sendError(res, 406, noId(req.headers), ErrorCode.InvalidRequest, 'Not Acceptable: Accept must allow application/json or text/event-stream', cors);
+      return sendError(
+        res,
+        406,
+        noId(req.headers),
+        ErrorCode.InvalidRequest,
+        'Not Acceptable: Accept must allow application/json or text/event-stream',
+        cors,
+      );
     }
     const decoded = await this.decode(req, res, cors);
     if (!decoded) return;
@@ -153,7 +173,14 @@ export class HttpEndpoint {
         return this.batch(req.headers, decoded.items, res, cors);
       case 'response': {
         if (header(req.headers, 'mcp-session-id') === undefined) {
-          return sendError(res, 400, noId(req.headers), ErrorCode.InvalidRequest, 'Invalid Request: a response can only answer a request of a legacy session', cors);
+          return sendError(
+            res,
+            400,
+            noId(req.headers),
+            ErrorCode.InvalidRequest,
+            'Invalid Request: a response can only answer a request of a legacy session',
+            cors,
+          );
         }
         const ex = await this.authenticate(req.headers, res, noId(req.headers), cors);
         const session = ex && findSession(this.ctx, req.headers, res, ex, noId(req.headers));
@@ -166,7 +193,8 @@ export class HttpEndpoint {
     const id: RequestId | null | undefined = 'id' in message ? message.id : noId(req.headers);
     const versionHeader = header(req.headers, 'mcp-protocol-version');
     const era = classifyMessage(message.params, versionHeader);
-    if (era.era === 'invalid') return sendError(res, 400, id, ErrorCode.InvalidParams, `Invalid request metadata: ${era.reason}`, cors);
+    if (era.era === 'invalid')
+      return sendError(res, 400, id, ErrorCode.InvalidParams, `Invalid request metadata: ${era.reason}`, cors);
     const claimMismatch = envelopeHeaderMismatch(message.params, versionHeader);
     if (claimMismatch) return sendError(res, 400, id, ErrorCode.HeaderMismatch, claimMismatch, cors);
     const ex = await this.authenticate(req.headers, res, id, cors);
@@ -179,10 +207,23 @@ export class HttpEndpoint {
     return this.legacyPost(req.headers, decoded, res, ex);
   }
 
-  private async legacyPost(headers: HeaderBag, decoded: Decoded & { kind: 'request' | 'notification' }, res: ResponseSink, ex: Exchange): Promise<void> {
+  private async legacyPost(
+    headers: HeaderBag,
+    decoded: Decoded & { kind: 'request' | 'notification' },
+    res: ResponseSink,
+    ex: Exchange,
+  ): Promise<void> {
     const hasSession = header(headers, 'mcp-session-id') !== undefined;
     if (decoded.kind === 'request' && decoded.message.method === 'initialize') {
-      if (hasSession) return sendError(res, 400, decoded.message.id, ErrorCode.InvalidRequest, 'initialize must not carry Mcp-Session-Id', ex.responseHeaders);
+      if (hasSession)
+        return sendError(
+          res,
+          400,
+          decoded.message.id,
+          ErrorCode.InvalidRequest,
+          'initialize must not carry Mcp-Session-Id',
+          ex.responseHeaders,
+        );
       return legacyInitialize(this.ctx, decoded.message, res, ex);
     }
     if (hasSession) {
@@ -197,44 +238,98 @@ export class HttpEndpoint {
     }
     if (decoded.kind === 'notification') return sendEmpty(res, 202, ex.responseHeaders);
     const version = statelessVersion(headers);
-    if (!version) return sendError(res, 400, decoded.message.id, ErrorCode.InvalidRequest, 'Unsupported MCP-Protocol-Version', ex.responseHeaders);
+    if (!version)
+      return sendError(
+        res,
+        400,
+        decoded.message.id,
+        ErrorCode.InvalidRequest,
+        'Unsupported MCP-Protocol-Version',
+        ex.responseHeaders,
+      );
     return statelessRequest(this.ctx, decoded.message, version, res, ex);
   }
 
   /** Batches: 2025-03-26 only (session or sessionless), 1..100 messages, no initialize, never modern. */
-  private async batch(headers: HeaderBag, items: unknown[], res: ResponseSink, cors: Record<string, string>): Promise<void> {
+  private async batch(
+    headers: HeaderBag,
+    items: unknown[],
+    res: ResponseSink,
+    cors: Record<string, string>,
+  ): Promise<void> {
     const decodedItems = items.map((i) => decodeValue(i));
     const claimsModern = decodedItems.some(
       (d) => (d.kind === 'request' || d.kind === 'notification') && classifyMessage(d.message.params).era !== 'legacy',
     );
-    if (claimsModern) return sendError(res, 400, null, ErrorCode.InvalidRequest, 'Invalid Request: 2026-07-28 messages cannot be batched', cors);
+    if (claimsModern)
+      return sendError(
+        res,
+        400,
+        null,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: 2026-07-28 messages cannot be batched',
+        cors,
+      );
     if (items.length === 0 || items.length > MAX_BATCH) {
-      return sendError(res, 400, null, ErrorCode.InvalidRequest, `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`, cors);
+      return sendError(
+        res,
+        400,
+        null,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`,
+        cors,
+      );
     }
     const ex = await this.authenticate(headers, res, null, cors);
     if (!ex) return;
     let session: LegacySession;
-    const http = header(headers, 'mcp-session-id') === undefined ? undefined : findSession(this.ctx, headers, res, ex, null);
+    const http =
+      header(headers, 'mcp-session-id') === undefined ? undefined : findSession(this.ctx, headers, res, ex, null);
     if (http) session = http.legacy;
     else if (header(headers, 'mcp-session-id') !== undefined) return;
     else {
       const version = statelessVersion(headers);
-      if (!version) return sendError(res, 400, null, ErrorCode.InvalidRequest, 'Unsupported MCP-Protocol-Version', cors);
+      if (!version)
+        return sendError(res, 400, null, ErrorCode.InvalidRequest, 'Unsupported MCP-Protocol-Version', cors);
       session = new LegacySession(undefined, ex.principal?.id);
       session.protocolVersion = version;
     }
     if (!legacyFeatures(session.protocolVersion).batching) {
-      return sendError(res, 400, null, ErrorCode.InvalidRequest, 'Invalid Request: batches are only accepted on protocol revision 2025-03-26', cors);
+      return sendError(
+        res,
+        400,
+        null,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: batches are only accepted on protocol revision 2025-03-26',
+        cors,
+      );
     }
-    const replies = await legacyBatch(this.ctx, session, http, decodedItems.map((d) => toItem(d)), ex);
+    const replies = await legacyBatch(
+      this.ctx,
+      session,
+      http,
+      decodedItems.map((d) => toItem(d)),
+      ex,
+    );
     if (replies.length === 0) return sendEmpty(res, 202, cors);
     sendJson(res, 200, replies, cors);
   }
 
-  private async decode(req: HttpRequestView, res: ResponseSink, cors: Record<string, string>): Promise<Decoded | undefined> {
+  private async decode(
+    req: HttpRequestView,
+    res: ResponseSink,
+    cors: Record<string, string>,
+  ): Promise<Decoded | undefined> {
     if (req.body.kind === 'parsed') {
       if (valueDepthExceeds(req.body.value, MAX_JSON_DEPTH + 1)) {
-        sendError(res, 400, noId(req.headers), ErrorCode.InvalidRequest, `JSON nesting deeper than ${MAX_JSON_DEPTH}`, cors);
+        sendError(
+          res,
+          400,
+          noId(req.headers),
+          ErrorCode.InvalidRequest,
+          `JSON nesting deeper than ${MAX_JSON_DEPTH}`,
+          cors,
+        );
         return undefined;
       }
       return decodeValue(req.body.value);
@@ -250,7 +345,12 @@ export class HttpEndpoint {
   }
 
   /** Runs the app's authentication hook; a throw is 401 with a JSON-RPC error body. */
-  private async authenticate(headers: HeaderBag, res: ResponseSink, id: RequestId | null | undefined, cors: Record<string, string>): Promise<Exchange | undefined> {
+  private async authenticate(
+    headers: HeaderBag,
+    res: ResponseSink,
+    id: RequestId | null | undefined,
+    cors: Record<string, string>,
+  ): Promise<Exchange | undefined> {
     const hook = this.ctx.server.settings.authenticate;
     if (!hook) return { responseHeaders: cors };
     let principal: Principal | undefined;
@@ -258,7 +358,10 @@ export class HttpEndpoint {
       principal = await hook({ transport: 'http', headers: { ...headers } });
     } catch (e) {
       const message = e instanceof ProtocolError || e instanceof Error ? e.message : 'Unauthorized';
-      sendError(res, 401, id, ErrorCode.InvalidRequest, `Unauthorized: ${message}`, { ...cors, 'WWW-Authenticate': 'Bearer' });
+      sendError(res, 401, id, ErrorCode.InvalidRequest, `Unauthorized: ${message}`, {
+        ...cors,
+        'WWW-Authenticate': 'Bearer',
+      });
       return undefined;
     }
     return { principal, responseHeaders: cors };
@@ -270,11 +373,15 @@ export class HttpEndpoint {
  * revisions are (digest §1.4 step 5): a legacy claim must not pass as legacy, nor a missing
  * header as 2025-03-26.
  */
-function envelopeHeaderMismatch(params: JsonRpcRequest['params'], versionHeader: string | undefined): string | undefined {
+function envelopeHeaderMismatch(
+  params: JsonRpcRequest['params'],
+  versionHeader: string | undefined,
+): string | undefined {
   const claim = envelopeClaim(params);
   if (typeof claim !== 'string') return undefined;
   if (versionHeader === undefined) return 'Header mismatch: MCP-Protocol-Version header is required';
-  if (versionHeader.trim() !== claim) return `Header mismatch: MCP-Protocol-Version header "${versionHeader.trim()}" does not match _meta protocolVersion`;
+  if (versionHeader.trim() !== claim)
+    return `Header mismatch: MCP-Protocol-Version header "${versionHeader.trim()}" does not match _meta protocolVersion`;
   return undefined;
 }
 
@@ -298,12 +405,22 @@ function acceptsReply(accept: string | undefined): boolean {
 function parseAccept(accept: string): boolean {
   return accept.split(',').some((part) => {
     const type = part.split(';')[0]!.trim().toLowerCase();
-    return type === 'application/json' || type === 'text/event-stream' || type === 'application/*' || type === 'text/*' || type === '*/*';
+    return (
+      type === 'application/json' ||
+      type === 'text/event-stream' ||
+      type === 'application/*' ||
+      type === 'text/*' ||
+      type === '*/*'
+    );
   });
 }
 
 function toItem(d: Decoded): { kind: string; message?: never; error?: never } {
   if (d.kind === 'invalid') return { kind: 'invalid', error: d.error as never };
-  if (d.kind === 'batch') return { kind: 'invalid', error: { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: 'nested batch' } } as never };
+  if (d.kind === 'batch')
+    return {
+      kind: 'invalid',
+      error: { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: 'nested batch' } } as never,
+    };
   return { kind: d.kind, message: d.message as never };
 }

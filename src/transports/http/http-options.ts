@@ -1,12 +1,25 @@
 /** `HttpOptions`: the Streamable HTTP endpoint's configuration, validated once and frozen (DESIGN D9). */
-import { ArrayNotContains, IsArray, IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayNotContains,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { Type } from 'class-transformer';
 import { HasMethods } from '../../config/option-rules';
 import { validateOptions } from '../../config/validate-options';
 import type { EventStore } from './event-store';
 
 export class CorsOptions {
-  /** Origins allowed to call from a browser (exact serialized origins; `*` is refused). Defaults to `allowedOrigins`. */
+  /**
+   * Origins allowed to call from a browser (exact serialized origins; `*` is refused). Defaults to `allowedOrigins`.
+   */
   @IsOptional() @IsArray() @IsString({ each: true }) @ArrayNotContains(['*', 'null']) origins?: string[];
   @IsInt() @Min(0) @Max(86_400) maxAgeSeconds = 600;
 }
@@ -18,11 +31,20 @@ export class HttpOptions {
   @IsString() host = '127.0.0.1';
   /** Port to bind (serveHttp); 0 picks a free one. */
   @IsInt() @Min(0) @Max(65_535) port = 3000;
-  /** Accepted `Host` values (`name:port`, lowercase). Default for loopback binds: localhost, 127.0.0.1 and [::1] with the real port. */
+  /**
+   * Accepted `Host` values (`name:port`, lowercase). Default for loopback binds: localhost, 127.0.0.1 and [::1] with
+   * the real port.
+   */
   @IsOptional() @IsArray() @IsString({ each: true }) allowedHosts?: string[];
-  /** Accepted `Origin` values (exact). Default: http(s) origins of the allowed loopback hosts. A request without Origin is allowed. */
+  /**
+   * Accepted `Origin` values (exact). Default: http(s) origins of the allowed loopback hosts. A request without Origin
+   * is allowed.
+   */
   @IsOptional() @IsArray() @IsString({ each: true }) @ArrayNotContains(['*']) allowedOrigins?: string[];
-  /** Turns Host/Origin checks off (behind a proxy that checks them). Required to bind a non-loopback host without allowlists. */
+  /**
+   * Turns Host/Origin checks off (behind a proxy that checks them). Required to bind a non-loopback host without
+   * allowlists.
+   */
   @IsBoolean() dangerouslyAllowAnyHost = false;
   /** CORS for browser clients; off unless set. */
   @IsOptional() @ValidateNested() @Type(() => CorsOptions) cors?: CorsOptions;

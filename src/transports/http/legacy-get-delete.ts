@@ -10,9 +10,21 @@ import { ReplyStream } from './reply-stream';
 import { noId, sendEmpty, sendError } from './responses';
 import { SSE_HEADERS, SseWriter } from './sse-writer';
 
-export async function legacyGet(ctx: EndpointContext, headers: HeaderBag, res: ResponseSink, ex: Exchange): Promise<void> {
+export async function legacyGet(
+  ctx: EndpointContext,
+  headers: HeaderBag,
+  res: ResponseSink,
+  ex: Exchange,
+): Promise<void> {
   if (!/(^|,)\s*text\/event-stream\s*(;|,|$)/i.test(header(headers, 'accept') ?? '')) {
-    return sendError(res, 406, noId(headers), ErrorCode.InvalidRequest, 'Not Acceptable: the GET stream needs Accept: text/event-stream', ex.responseHeaders);
+    return sendError(
+      res,
+      406,
+      noId(headers),
+      ErrorCode.InvalidRequest,
+      'Not Acceptable: the GET stream needs Accept: text/event-stream',
+      ex.responseHeaders,
+    );
   }
   const session = findSession(ctx, headers, res, ex, noId(headers));
   if (!session) return;
@@ -22,14 +34,29 @@ export async function legacyGet(ctx: EndpointContext, headers: HeaderBag, res: R
   if (found && session.owns(found.streamId)) {
     const live = session.streams.get(found.streamId);
     const busy = live === session.getStream && live !== undefined && !live.detached;
-    if (busy) return sendError(res, 409, noId(headers), ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream', ex.responseHeaders);
+    if (busy)
+      return sendError(
+        res,
+        409,
+        noId(headers),
+        ErrorCode.InvalidRequest,
+        'Conflict: this session already has an open GET stream',
+        ex.responseHeaders,
+      );
     if (live && !live.isFinished) return live.resume(res, found.events);
     const sse = new SseWriter(res.openStream(200, { ...SSE_HEADERS, ...ex.responseHeaders }));
     for (const e of found.events) if (e.message) sse.event(e.message, e.id);
     return sse.end();
   }
   if (session.getStream && !session.getStream.detached) {
-    return sendError(res, 409, noId(headers), ErrorCode.InvalidRequest, 'Conflict: this session already has an open GET stream', ex.responseHeaders);
+    return sendError(
+      res,
+      409,
+      noId(headers),
+      ErrorCode.InvalidRequest,
+      'Conflict: this session already has an open GET stream',
+      ex.responseHeaders,
+    );
   }
   if (session.getStream) return session.getStream.resume(res, []);
   const streamId = session.newStreamId('get');

@@ -5,7 +5,13 @@
  * and without initialize, a request is served statelessly by a throwaway session.
  */
 import { ErrorCode } from '../../protocol/error-codes';
-import { failure, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/jsonrpc';
+import {
+  failure,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../../protocol/jsonrpc';
 import { isLegacyVersion, type LegacyVersion } from '../../protocol/versions';
 import { LegacySession } from '../../server/legacy-session';
 import type { RequestIO } from '../../server/request-io';
@@ -39,36 +45,84 @@ export function findSession(
   }
   const version = header(headers, 'mcp-protocol-version')?.trim();
   if (version !== undefined && version !== session.legacy.protocolVersion) {
-    const why = isLegacyVersion(version) ? `this session negotiated ${session.legacy.protocolVersion}` : 'not a supported revision';
-    sendError(res, 400, id, ErrorCode.InvalidRequest, `Bad Request: MCP-Protocol-Version "${version}" (${why})`, ex.responseHeaders);
+    const why = isLegacyVersion(version)
+      ? `this session negotiated ${session.legacy.protocolVersion}`
+      : 'not a supported revision';
+    sendError(
+      res,
+      400,
+      id,
+      ErrorCode.InvalidRequest,
+      `Bad Request: MCP-Protocol-Version "${version}" (${why})`,
+      ex.responseHeaders,
+    );
     return undefined;
   }
   return session;
 }
 
-export async function legacyInitialize(ctx: EndpointContext, req: JsonRpcRequest, res: ResponseSink, ex: Exchange): Promise<void> {
+export async function legacyInitialize(
+  ctx: EndpointContext,
+  req: JsonRpcRequest,
+  res: ResponseSink,
+  ex: Exchange,
+): Promise<void> {
   const session = ctx.sessions.create(ex.principal?.id);
-  if (session === 'pool') return sendError(res, 503, req.id, ErrorCode.InternalError, 'Too many sessions; try again later', ex.responseHeaders);
+  if (session === 'pool')
+    return sendError(
+      res,
+      503,
+      req.id,
+      ErrorCode.InternalError,
+      'Too many sessions; try again later',
+      ex.responseHeaders,
+    );
   if (session === 'quota') {
     const quota = ctx.sessions.quotaOf(ex.principal?.id);
-    const which = ex.principal ? `this principal already holds ${quota} sessions (maxSessionsPerPrincipal)` : `unauthenticated clients already hold ${quota} sessions (maxAnonymousSessions)`;
-    return sendError(res, 429, req.id, ErrorCode.InternalError, `Too many sessions: ${which}; end one with DELETE or try again later`, ex.responseHeaders);
+    const which = ex.principal
+      ? `this principal already holds ${quota} sessions (maxSessionsPerPrincipal)`
+      : `unauthenticated clients already hold ${quota} sessions (maxAnonymousSessions)`;
+    return sendError(
+      res,
+      429,
+      req.id,
+      ErrorCode.InternalError,
+      `Too many sessions: ${which}; end one with DELETE or try again later`,
+      ex.responseHeaders,
+    );
   }
   const io: RequestIO = { signal: new AbortController().signal, notify: () => undefined, principal: ex.principal };
   const reply = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session.legacy, io));
   if (!('result' in reply.message)) ctx.sessions.delete(session.id);
-  const headers = 'result' in reply.message ? { ...ex.responseHeaders, [SESSION_HEADER]: session.id } : ex.responseHeaders;
+  const headers =
+    'result' in reply.message ? { ...ex.responseHeaders, [SESSION_HEADER]: session.id } : ex.responseHeaders;
   sendJson(res, reply.status, reply.message, headers);
 }
 
 /** A request on a session: JSON, or SSE (resumable, primed on 2025-11-25) once something precedes the reply. */
-export async function sessionRequest(ctx: EndpointContext, session: HttpSession, req: JsonRpcRequest, res: ResponseSink, ex: Exchange): Promise<void> {
+export async function sessionRequest(
+  ctx: EndpointContext,
+  session: HttpSession,
+  req: JsonRpcRequest,
+  res: ResponseSink,
+  ex: Exchange,
+): Promise<void> {
   if (session.inflight.has(req.id)) {
-    return sendError(res, 400, req.id, ErrorCode.InvalidRequest, `Request id ${String(req.id)} is already in flight`, ex.responseHeaders);
+    return sendError(
+      res,
+      400,
+      req.id,
+      ErrorCode.InvalidRequest,
+      `Request id ${String(req.id)} is already in flight`,
+      ex.responseHeaders,
+    );
   }
   const streamId = session.newStreamId('post');
   const primeRetryMs = session.legacy.protocolVersion === '2025-11-25' ? ctx.options.sseRetryMs : undefined;
-  const reply = new ReplyStream(res, { headers: ex.responseHeaders, resumable: { store: ctx.store, streamId, primeRetryMs } });
+  const reply = new ReplyStream(res, {
+    headers: ex.responseHeaders,
+    resumable: { store: ctx.store, streamId, primeRetryMs },
+  });
   const controller = new AbortController();
   session.inflight.set(req.id, controller);
   session.streams.set(streamId, reply);
@@ -101,7 +155,13 @@ export async function sessionRequest(ctx: EndpointContext, session: HttpSession,
 }
 
 /** A request without session and without initialize: served once, with no channel for asks. */
-export async function statelessRequest(ctx: EndpointContext, req: JsonRpcRequest, version: LegacyVersion, res: ResponseSink, ex: Exchange): Promise<void> {
+export async function statelessRequest(
+  ctx: EndpointContext,
+  req: JsonRpcRequest,
+  version: LegacyVersion,
+  res: ResponseSink,
+  ex: Exchange,
+): Promise<void> {
   const session = new LegacySession(undefined, ex.principal?.id);
   session.protocolVersion = version;
   session.initialized = true;
@@ -138,7 +198,13 @@ export function sessionResponse(session: HttpSession, r: JsonRpcResponse): void 
 }
 
 /** A 2025-03-26 batch: requests answered together as an array; asks and notifications have no stream here. */
-export async function legacyBatch(ctx: EndpointContext, session: LegacySession, http: HttpSession | undefined, items: Array<{ kind: string; message?: JsonRpcMessage; error?: JsonRpcResponse }>, ex: Exchange): Promise<JsonRpcResponse[]> {
+export async function legacyBatch(
+  ctx: EndpointContext,
+  session: LegacySession,
+  http: HttpSession | undefined,
+  items: Array<{ kind: string; message?: JsonRpcMessage; error?: JsonRpcResponse }>,
+  ex: Exchange,
+): Promise<JsonRpcResponse[]> {
   const replies = await Promise.all(
     items.map(async (d): Promise<JsonRpcResponse | undefined> => {
       if (d.kind === 'invalid') return d.error;
@@ -149,7 +215,11 @@ export async function legacyBatch(ctx: EndpointContext, session: LegacySession, 
       if (req.method === 'initialize') return failure(req.id, ErrorCode.InvalidRequest, 'initialize cannot be batched');
       const controller = new AbortController();
       http?.inflight.set(req.id, controller);
-      const io: RequestIO = { signal: controller.signal, notify: (n) => http?.getStream?.push(n), principal: ex.principal };
+      const io: RequestIO = {
+        signal: controller.signal,
+        notify: (n) => http?.getStream?.push(n),
+        principal: ex.principal,
+      };
       try {
         return (await ctx.inflight.track(ctx.server.dispatchLegacy(req, session, io), controller)).message;
       } finally {

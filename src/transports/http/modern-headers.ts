@@ -9,7 +9,11 @@ import type { JsonRpcRequest } from '../../protocol/jsonrpc';
 import { decodeHeaderValue, headerMatchesValue, headerParamValue, PARAM_HEADER_PREFIX, type HeaderParam } from '../../protocol/mcp-header';
 import { header, type HeaderBag } from './http-exchange';
 
-const NAME_PARAM: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const NAME_PARAM: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
 
 function mismatch(message: string): ProtocolError {
   return ProtocolError.headerMismatch(`Header mismatch: ${message}`);
@@ -34,11 +38,13 @@ export function checkModernHeaders(
   if (typeof claim === 'string') {
     const v = header(headers, 'mcp-protocol-version');
     if (v === undefined) throw mismatch('MCP-Protocol-Version header is required');
-    if (v.trim() !== claim) throw mismatch(`MCP-Protocol-Version header "${v.trim()}" does not match _meta protocolVersion`);
+    if (v.trim() !== claim)
+      throw mismatch(`MCP-Protocol-Version header "${v.trim()}" does not match _meta protocolVersion`);
   }
   const method = header(headers, 'mcp-method');
   if (method === undefined) throw mismatch('Mcp-Method header is required');
-  if (method.replace(/^[ \t]+|[ \t]+$/g, '') !== req.method) throw mismatch('Mcp-Method header value does not match the request method');
+  if (method.replace(/^[ \t]+|[ \t]+$/g, '') !== req.method)
+    throw mismatch('Mcp-Method header value does not match the request method');
 
   const nameKey = NAME_PARAM[req.method];
   const target = nameKey ? req.params?.[nameKey] : undefined;
@@ -50,6 +56,8 @@ export function checkModernHeaders(
     const value = headerParamValue(args, param);
     if (value === undefined) continue;
     if (typeof value === 'object') continue; // wrong type: argument validation reports it
-    expectHeader(headers, `${PARAM_HEADER_PREFIX}${param.name}`, `${PARAM_HEADER_PREFIX}${param.name}`, (v) => headerMatchesValue(v, value));
+    expectHeader(headers, `${PARAM_HEADER_PREFIX}${param.name}`, `${PARAM_HEADER_PREFIX}${param.name}`, (v) =>
+      headerMatchesValue(v, value),
+    );
   }
 }

@@ -13,12 +13,23 @@ import { sendJson } from './responses';
 import { SSE_HEADERS, SseWriter } from './sse-writer';
 import type { ListenStream } from '../../server/server-endpoint';
 
-export async function modernRequest(ctx: EndpointContext, req: JsonRpcRequest, headers: HeaderBag, res: ResponseSink, ex: Exchange): Promise<void> {
+export async function modernRequest(
+  ctx: EndpointContext,
+  req: JsonRpcRequest,
+  headers: HeaderBag,
+  res: ResponseSink,
+  ex: Exchange,
+): Promise<void> {
   try {
     checkModernHeaders(req, headers, (tool) => ctx.server.toolHeaderParams(tool));
   } catch (e) {
     const err = e as ProtocolError;
-    return sendJson(res, httpStatusOfError(err.code, 'modern'), failure(req.id, err.code, err.message, err.data), ex.responseHeaders);
+    return sendJson(
+      res,
+      httpStatusOfError(err.code, 'modern'),
+      failure(req.id, err.code, err.message, err.data),
+      ex.responseHeaders,
+    );
   }
 
   // The AbortController is made only when someone reads the signal or the client leaves:
@@ -45,7 +56,10 @@ export async function modernRequest(ctx: EndpointContext, req: JsonRpcRequest, h
 
 /** `subscriptions/listen`: an SSE stream that opens with the ack and ends with the final result. */
 function listen(ctx: EndpointContext, sub: ListenStream, res: ResponseSink, ex: Exchange): void {
-  let sse: SseWriter | undefined = new SseWriter(res.openStream(200, { ...SSE_HEADERS, ...ex.responseHeaders }), ctx.options.sseKeepAliveMs);
+  let sse: SseWriter | undefined = new SseWriter(
+    res.openStream(200, { ...SSE_HEADERS, ...ex.responseHeaders }),
+    ctx.options.sseKeepAliveMs,
+  );
   sse.event(sub.ack);
   sub.forward((n) => sse?.event(n));
   const stop = (graceful: boolean) => {

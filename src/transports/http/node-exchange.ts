@@ -7,7 +7,10 @@ export function nodeRequestView(req: IncomingMessage, parsedBody?: unknown): Htt
   return {
     method: req.method ?? 'GET',
     headers: req.headers,
-    body: parsedBody === undefined ? { kind: 'raw', read: (limit) => readNodeBody(req, limit) } : { kind: 'parsed', value: parsedBody },
+    body:
+      parsedBody === undefined
+        ? { kind: 'raw', read: (limit) => readNodeBody(req, limit) }
+        : { kind: 'parsed', value: parsedBody },
   };
 }
 
@@ -29,7 +32,10 @@ export function nodeResponseSink(res: ServerResponse): ResponseSink {
     },
     send(status, headers, body) {
       if (res.headersSent || res.destroyed) return;
-      res.writeHead(status, body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
+      res.writeHead(
+        status,
+        body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+      );
       res.end(body);
     },
     openStream(status, headers): StreamSink {

@@ -25,7 +25,10 @@ export type NodeHandler = ((req: IncomingMessage, res: ServerResponse, parsedBod
   readonly endpoint: HttpEndpointHandle;
 };
 
-export function createNodeHandler(app: EndpointHost, options: Partial<HttpOptions> | Readonly<HttpOptions> = {}): NodeHandler {
+export function createNodeHandler(
+  app: EndpointHost,
+  options: Partial<HttpOptions> | Readonly<HttpOptions> = {},
+): NodeHandler {
   const frozen = isValidatedOptions(options, HttpOptions) ? options : validateHttpOptions(options);
   return nodeHandlerFor(new HttpEndpoint(app.endpoint, frozen, hostPolicy(frozen)), { matchPath: true });
 }

@@ -118,7 +118,10 @@ export class ReplyStream {
     return this.enqueue(async () => {
       this.sse?.end();
       this.sink = res;
-      this.sse = new SseWriter(res.openStream(200, { ...SSE_HEADERS, ...this.options.headers }), this.options.keepAliveMs);
+      this.sse = new SseWriter(
+        res.openStream(200, { ...SSE_HEADERS, ...this.options.headers }),
+        this.options.keepAliveMs,
+      );
       this.streaming = true;
       res.onGone(() => this.dropSink(res));
       for (const e of missed) if (e.message) this.sse.event(e.message, e.id);
@@ -132,7 +135,11 @@ export class ReplyStream {
   private async startStream(): Promise<void> {
     this.streaming = true;
     const res = this.sink;
-    if (res && !res.gone) this.sse = new SseWriter(res.openStream(200, { ...SSE_HEADERS, ...this.options.headers }), this.options.keepAliveMs);
+    if (res && !res.gone)
+      this.sse = new SseWriter(
+        res.openStream(200, { ...SSE_HEADERS, ...this.options.headers }),
+        this.options.keepAliveMs,
+      );
     const r = this.options.resumable;
     if (r?.primeRetryMs !== undefined) {
       const id = await r.store.append(r.streamId, null);

@@ -1,5 +1,11 @@
 /** Small helpers for complete (non-streamed) responses. */
-import { failure, unknownIdFor, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from '../../protocol/jsonrpc';
+import {
+  failure,
+  unknownIdFor,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  type RequestId,
+} from '../../protocol/jsonrpc';
 import { header, type HeaderBag, type ResponseSink } from './http-exchange';
 
 /** How an error names a request whose id is unknown, for the revision the client says it speaks. */
@@ -7,7 +13,12 @@ export function noId(headers: HeaderBag): null | undefined {
   return unknownIdFor(header(headers, 'mcp-protocol-version')?.trim());
 }
 
-export function sendJson(res: ResponseSink, status: number, body: JsonRpcMessage | JsonRpcResponse[], headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ResponseSink,
+  status: number,
+  body: JsonRpcMessage | JsonRpcResponse[],
+  headers: Record<string, string> = {},
+): void {
   if (res.gone) return;
   res.send(status, { 'Content-Type': 'application/json', ...headers }, JSON.stringify(body));
 }

@@ -35,11 +35,15 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
   }
   const { logger, ephemeralStateKey, processLocalFlowStore } = app.endpoint.settings;
   if (!loopback && ephemeralStateKey) {
-    logger.warn('requestState is sealed with an ephemeral per-process key: input_required flows break across restarts and instances. Set ContextServerOptions.requestStateKey.');
+    logger.warn(
+      'requestState is sealed with an ephemeral per-process key: input_required flows break across restarts and instances. Set ContextServerOptions.requestStateKey.',
+    );
   }
   if (!ephemeralStateKey && processLocalFlowStore) {
     // A shared key lets flows hop instances; the exactly-once records do not follow them.
-    logger.warn('exactly-once holds per instance only: flows are recorded in memory. With several instances sharing requestStateKey, set ContextServerOptions.flowStore to a shared store.');
+    logger.warn(
+      'exactly-once holds per instance only: flows are recorded in memory. With several instances sharing requestStateKey, set ContextServerOptions.flowStore to a shared store.',
+    );
   }
   const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts, opts.port || undefined));
   const mcp = nodeHandlerFor(endpoint, { matchPath: true });

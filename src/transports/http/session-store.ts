@@ -50,7 +50,8 @@ export class SessionStore {
   /** A new session, or why not: the pool is full (503) or this client's quota is used (429). */
   create(principalId: string | undefined): HttpSession | SessionRefusal {
     const owner = principalId ?? '';
-    const full = () => (this.perOwner.get(owner) ?? 0) >= this.quotaOf(principalId) || this.sessions.size >= this.limits.maxSessions;
+    const full = () =>
+      (this.perOwner.get(owner) ?? 0) >= this.quotaOf(principalId) || this.sessions.size >= this.limits.maxSessions;
     if (full()) this.evictIdle();
     if ((this.perOwner.get(owner) ?? 0) >= this.quotaOf(principalId)) return 'quota';
     if (this.sessions.size >= this.limits.maxSessions) return 'pool';

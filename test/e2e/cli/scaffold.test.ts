@@ -22,10 +22,17 @@ let tarball: string;
 
 function run(command: string, args: string[], cwd: string): string {
   try {
-    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+    return execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: 'true' },
+    });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`);
+    throw new Error(
+      `${command} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}`,
+    );
   }
 }
 
@@ -33,9 +40,14 @@ function run(command: string, args: string[], cwd: string): string {
 function passedTests(cwd: string): string[] {
   const report = join(work, `jest-${Date.now()}.json`);
   run(npx, ['jest', '--ci', '--json', `--outputFile=${report}`], cwd);
-  const json = JSON.parse(readFileSync(report, 'utf8')) as { success: boolean; testResults: { assertionResults: { fullName: string; status: string }[] }[] };
+  const json = JSON.parse(readFileSync(report, 'utf8')) as {
+    success: boolean;
+    testResults: { assertionResults: { fullName: string; status: string }[] }[];
+  };
   expect(json.success).toBe(true);
-  return json.testResults.flatMap((r) => r.assertionResults.filter((a) => a.status === 'passed').map((a) => a.fullName));
+  return json.testResults.flatMap((r) =>
+    r.assertionResults.filter((a) => a.status === 'passed').map((a) => a.fullName),
+  );
 }
 
 beforeAll(() => {
@@ -43,11 +55,22 @@ beforeAll(() => {
   project = join(work, 'weather-desk');
   // dist/ is what `npm test` built before jest; rebuilding it here (or letting prepack do so) would
   // pull it from under the suites that load it in parallel.
-  if (!existsSync(join(repo, 'dist', 'cjs', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does).');
-  const packed = JSON.parse(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], packDir)) as { filename: string; files: { path: string }[] }[];
+  if (!existsSync(join(repo, 'dist', 'cjs', 'index.js')))
+    throw new Error('dist/ is missing: run `npm run build` (npm test does).');
+  const packed = JSON.parse(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], packDir)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   const files = packed[0]!.files.map((f) => f.path);
   // The CLI needs its bin and its templates inside the published package.
-  expect(files).toEqual(expect.arrayContaining(['bin/onemodelcontext.js', 'dist/cjs/cli/main.js', 'templates/add/tool.ts.tmpl', 'templates/project/gitignore.tmpl']));
+  expect(files).toEqual(
+    expect.arrayContaining([
+      'bin/onemodelcontext.js',
+      'dist/cjs/cli/main.js',
+      'templates/add/tool.ts.tmpl',
+      'templates/project/gitignore.tmpl',
+    ]),
+  );
   tarball = join(work, packed[0]!.filename);
 }, 5 * MINUTES);
 
@@ -57,16 +80,28 @@ afterAll(() => {
 
 test('create --from → tsc → jest → add tool, add resource-template → jest → serve over stdio', async () => {
   // create installs by itself (the framework from the tarball, the rest from the registry), with progress lines.
-  const created = run(process.execPath, [join(repo, 'bin', 'onemodelcontext.js'), 'create', project, '--from', tarball], work);
+  const created = run(
+    process.execPath,
+    [join(repo, 'bin', 'onemodelcontext.js'), 'create', project, '--from', tarball],
+    work,
+  );
   expect(created).toMatch(/create src\/hello\.tool\.ts/);
   expect(created).toMatch(/create vendor\/onemodelcontext-[\d.]+\.tgz/);
   expect(created).toMatch(/installing dependencies \(npm install\)…[\s\S]*done installing dependencies/);
-  expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).dependencies.onemodelcontext).toMatch(/^file:vendor\//);
+  expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).dependencies.onemodelcontext).toMatch(
+    /^file:vendor\//,
+  );
   // The app's reflect-metadata and class-validator, and the peers npm added for the framework, are one copy each.
-  const oneCopy = "const f=require('path').dirname(require.resolve('onemodelcontext'));console.log(['reflect-metadata','class-validator','class-transformer','tsyringe'].every((d)=>require.resolve(d)===require.resolve(d,{paths:[f]})))";
+  const oneCopy =
+    "const f=require('path').dirname(require.resolve('onemodelcontext'));console.log(['reflect-metadata','class-validator','class-transformer','tsyringe'].every((d)=>require.resolve(d)===require.resolve(d,{paths:[f]})))";
   expect(run(process.execPath, ['-e', oneCopy], project).trim()).toBe('true');
   run(npx, ['tsc', '--noEmit'], project);
-  expect(passedTests(project)).toEqual(expect.arrayContaining([expect.stringMatching(/^hello tool is listed/), expect.stringMatching(/^echo tool sends the text back/)]));
+  expect(passedTests(project)).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^hello tool is listed/),
+      expect.stringMatching(/^echo tool sends the text back/),
+    ]),
+  );
 
   // The installed package's own bin, as a user would run it.
   const added = run(npx, ['onemodelcontext', 'add', 'tool', 'Weather'], project);
@@ -74,7 +109,12 @@ test('create --from → tsc → jest → add tool, add resource-template → jes
   run(npx, ['onemodelcontext', 'add', 'resource-template', 'Book'], project);
   run(npx, ['tsc', '--noEmit'], project);
   const passed = passedTests(project);
-  expect(passed).toEqual(expect.arrayContaining(['weather tool is listed with its input schema', 'hello tool is listed with its input schema']));
+  expect(passed).toEqual(
+    expect.arrayContaining([
+      'weather tool is listed with its input schema',
+      'hello tool is listed with its input schema',
+    ]),
+  );
   expect(passed.filter((n) => n.startsWith('weather tool'))).toHaveLength(7);
   expect(passed).toContain('weather tool a client that cannot ask still gets an answer [2026-07-28]');
   expect(passed.filter((n) => n.startsWith('book resource template'))).toHaveLength(4);
@@ -85,7 +125,11 @@ test('create --from → tsc → jest → add tool, add resource-template → jes
 
 test('--transport http scaffolds a project that type-checks and serves', async () => {
   const httpProject = join(work, 'http-desk');
-  run(process.execPath, [join(repo, 'bin', 'onemodelcontext.js'), 'create', httpProject, '--transport', 'http', '--no-install'], work);
+  run(
+    process.execPath,
+    [join(repo, 'bin', 'onemodelcontext.js'), 'create', httpProject, '--transport', 'http', '--no-install'],
+    work,
+  );
   // Reuse the first project's install; resolution walks up from http-desk/ through this symlink.
   symlinkSync(join(project, 'node_modules'), join(httpProject, 'node_modules'), 'dir');
   run(npx, ['tsc', '--noEmit'], httpProject);
@@ -130,13 +174,18 @@ function toolsOverStdio(entry: string): Promise<string[]> {
       }
     });
     child.once('error', reject);
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta } })}\n`,
+    );
   });
 }
 
 async function toolsOverHttp(entry: string): Promise<string[]> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, [entry], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: String(port) } });
+  const child = spawn(process.execPath, [entry], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, PORT: String(port) },
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       child.stderr.on('data', (chunk: Buffer) => chunk.toString().includes('listening on') && resolve());

@@ -35,7 +35,10 @@ export class FixtureTools {
 
   @Tool({ description: 'Sampling and roots' })
   async summarize(_args: EchoArgs, ctx: Context) {
-    const reply = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Summarize' } }], maxTokens: 10 }, { key: 'summary' });
+    const reply = await ctx.sample(
+      { messages: [{ role: 'user', content: { type: 'text', text: 'Summarize' } }], maxTokens: 10 },
+      { key: 'summary' },
+    );
     const roots = await ctx.listRoots({ key: 'roots' });
     const block = Array.isArray(reply.content) ? reply.content[0] : reply.content;
     return `${(block as { text?: string }).text} @ ${roots.map((r) => r.uri).join(',')}`;

@@ -3,7 +3,10 @@ import { callInfo, ContextClient, type ContextClientInit } from '../../../src';
 import { fixtureApp } from './fixture-app';
 
 const handlers: ContextClientInit = {
-  elicitation: (params) => ({ action: 'accept', content: (params.message === 'Where to?' ? { city: 'Paris' } : { name: 'Ada' }) as Record<string, string> }),
+  elicitation: (params) => ({
+    action: 'accept',
+    content: (params.message === 'Where to?' ? { city: 'Paris' } : { name: 'Ada' }) as Record<string, string>,
+  }),
   sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'short' }, model: 'test-model' }),
   roots: () => [{ uri: 'file:///work' }],
 };
@@ -25,7 +28,9 @@ describe.each([
   });
 
   test('lists tools, prompts and resources', async () => {
-    expect((await client.listTools()).map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'greet', 'trip', 'summarize']));
+    expect((await client.listTools()).map((t) => t.name)).toEqual(
+      expect.arrayContaining(['echo', 'greet', 'trip', 'summarize']),
+    );
     expect((await client.listPrompts()).map((p) => p.name)).toContain('hello');
     expect((await client.listResources()).map((r) => r.uri)).toContain('fixture://readme');
   });
@@ -83,7 +88,9 @@ test('auto prefers 2026-07-28 in memory', async () => {
 
 test('options are validated once and frozen', async () => {
   await expect(ContextClient.connect({ app: fixtureApp() }, { maxInputRounds: 0 })).rejects.toThrow(/maxInputRounds/);
-  await expect(ContextClient.connect({ app: fixtureApp() }, { protocolVersion: '1999-01-01' as never })).rejects.toThrow(/protocolVersion/);
+  await expect(
+    ContextClient.connect({ app: fixtureApp() }, { protocolVersion: '1999-01-01' as never }),
+  ).rejects.toThrow(/protocolVersion/);
   const client = await ContextClient.connect({ app: fixtureApp() });
   expect(Object.isFrozen(client.options)).toBe(true);
   expect(client.options.maxInputRounds).toBe(8);

@@ -15,22 +15,40 @@ import { callInfo, ContextClient } from '../../../src';
 describe('official v2 server (2026-07-28, input_required)', () => {
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name: 'v2-peer', version: '2.0.0' });
-    server.registerTool('add', { description: 'Adds', inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => ({
-      content: [{ type: 'text', text: String(a + b) }],
-    }));
-    server.registerTool('provision', { description: 'Asks two things at once', inputSchema: z.object({}) }, async (_args, ctx) => {
-      const name = acceptedContent(ctx.mcpReq.inputResponses, 'name', z.object({ name: z.string() }));
-      const region = acceptedContent(ctx.mcpReq.inputResponses, 'region', z.object({ region: z.string() }));
-      if (name === undefined || region === undefined) {
-        return inputRequired({
-          inputRequests: {
-            ...(name === undefined && { name: inputRequired.elicit({ message: 'Database name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }) }),
-            ...(region === undefined && { region: inputRequired.elicit({ message: 'Which region?', requestedSchema: { type: 'object', properties: { region: { type: 'string' } }, required: ['region'] } }) }),
-          },
-        });
-      }
-      return { content: [{ type: 'text', text: `Provisioned ${name.name} in ${region.region}` }] };
-    });
+    server.registerTool(
+      'add',
+      { description: 'Adds', inputSchema: z.object({ a: z.number(), b: z.number() }) },
+      async ({ a, b }) => ({
+        content: [{ type: 'text', text: String(a + b) }],
+      }),
+    );
+    server.registerTool(
+      'provision',
+      { description: 'Asks two things at once', inputSchema: z.object({}) },
+      async (_args, ctx) => {
+        const name = acceptedContent(ctx.mcpReq.inputResponses, 'name', z.object({ name: z.string() }));
+        const region = acceptedContent(ctx.mcpReq.inputResponses, 'region', z.object({ region: z.string() }));
+        if (name === undefined || region === undefined) {
+          return inputRequired({
+            inputRequests: {
+              ...(name === undefined && {
+                name: inputRequired.elicit({
+                  message: 'Database name?',
+                  requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+                }),
+              }),
+              ...(region === undefined && {
+                region: inputRequired.elicit({
+                  message: 'Which region?',
+                  requestedSchema: { type: 'object', properties: { region: { type: 'string' } }, required: ['region'] },
+                }),
+              }),
+            },
+          });
+        }
+        return { content: [{ type: 'text', text: `Provisioned ${name.name} in ${region.region}` }] };
+      },
+    );
     return server;
   });
   const fetchThroughHandler: typeof fetch = (input, init) => handler.fetch(new Request(input as string, init));
@@ -39,7 +57,15 @@ describe('official v2 server (2026-07-28, input_required)', () => {
   beforeAll(async () => {
     client = await ContextClient.connect(
       { url: 'http://127.0.0.1/mcp', fetch: fetchThroughHandler },
-      { elicitation: (p) => ({ action: 'accept', content: (p.message === 'Which region?' ? { region: 'eu-west-1' } : { name: 'analytics' }) as Record<string, string> }) },
+      {
+        elicitation: (p) => ({
+          action: 'accept',
+          content: (p.message === 'Which region?' ? { region: 'eu-west-1' } : { name: 'analytics' }) as Record<
+            string,
+            string
+          >,
+        }),
+      },
     );
   });
   afterAll(async () => {
@@ -81,17 +107,40 @@ describe('official v1 server (legacy Streamable HTTP with sessions)', () => {
       let transport = sid ? transports.get(sid) : undefined;
       if (!transport) {
         if (body?.method !== 'initialize') {
-          res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }));
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(
+              JSON.stringify({
+                jsonrpc: '2.0',
+                id: null,
+                error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+              }),
+            );
           return;
         }
-        transport = new V1HttpTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (id) => void transports.set(id, transport!) });
+        transport = new V1HttpTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (id) => void transports.set(id, transport!),
+        });
         const server = new V1McpServer({ name: 'v1-peer', version: '1.0.0' }, { capabilities: { logging: {} } });
         server.registerTool('greet', { description: 'Asks a name', inputSchema: {} }, async () => {
-          const answer = await server.server.elicitInput({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+          const answer = await server.server.elicitInput({
+            message: 'Your name?',
+            requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          });
           elicited.push(answer);
-          return { content: [{ type: 'text', text: answer.action === 'accept' ? `Hello, ${String(answer.content?.name)}!` : 'declined' }] };
+          return {
+            content: [
+              {
+                type: 'text',
+                text: answer.action === 'accept' ? `Hello, ${String(answer.content?.name)}!` : 'declined',
+              },
+            ],
+          };
         });
-        server.registerTool('echo', { description: 'Echo', inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+        server.registerTool('echo', { description: 'Echo', inputSchema: { text: z.string() } }, async ({ text }) => ({
+          content: [{ type: 'text', text }],
+        }));
         await server.connect(transport);
       }
       await transport.handleRequest(req, res, body);
@@ -105,7 +154,10 @@ describe('official v1 server (legacy Streamable HTTP with sessions)', () => {
   });
 
   test('auto falls back to initialize, answers a real elicitation request, and deletes the session', async () => {
-    const client = await ContextClient.connect({ url }, { elicitation: () => ({ action: 'accept', content: { name: 'Grace' } }) });
+    const client = await ContextClient.connect(
+      { url },
+      { elicitation: () => ({ action: 'accept', content: { name: 'Grace' } }) },
+    );
     expect(client.era).toBe('legacy');
     expect(client.protocolVersion).toBe('2025-11-25');
     expect(client.server.serverInfo).toMatchObject({ name: 'v1-peer' });

@@ -40,7 +40,10 @@ test('auto picks 2026-07-28 against our dual-era HTTP endpoint', async () => {
 describe.each(['auto', '2025-11-25'] as const)('stdio (the built sample app), %s', (protocolVersion) => {
   test('spawns, negotiates, lists, calls, and shuts the process down', async () => {
     const entry = builtEntry('sample-app/src/main.js');
-    const client = await ContextClient.connect({ command: process.execPath, args: [entry, '--stdio'], stderr: 'collect' }, { protocolVersion });
+    const client = await ContextClient.connect(
+      { command: process.execPath, args: [entry, '--stdio'], stderr: 'collect' },
+      { protocolVersion },
+    );
     expect(client.era).toBe(protocolVersion === 'auto' ? 'modern' : 'legacy');
     expect((await client.listTools()).map((t) => t.name)).toContain('search_flights');
     const result = await client.callTool('search_flights', { from: 'AMS', to: 'BCN' });

@@ -12,7 +12,8 @@ describe.each(['modern', 'legacy'] as const)('content fixtures (%s)', (era) => {
     client = era === 'modern' ? await modernClient(app) : (await legacyClient(app)).client;
   });
   /** The runner calls no-argument tools without an `arguments` key at all. */
-  const call = (name: string, params: Record<string, unknown> = {}) => client.request('tools/call', { name, ...params });
+  const call = (name: string, params: Record<string, unknown> = {}) =>
+    client.request('tools/call', { name, ...params });
 
   it('test_simple_text, called without arguments', async () => {
     const r = await call('test_simple_text');
@@ -36,7 +37,14 @@ describe.each(['modern', 'legacy'] as const)('content fixtures (%s)', (era) => {
 
   it('test_embedded_resource', async () => {
     expect((await call('test_embedded_resource', { arguments: {} })).content).toEqual([
-      { type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://embedded-resource',
+          mimeType: 'text/plain',
+          text: 'This is an embedded resource content.',
+        },
+      },
     ]);
   });
 
@@ -44,7 +52,14 @@ describe.each(['modern', 'legacy'] as const)('content fixtures (%s)', (era) => {
     expect((await call('test_multiple_content_types', { arguments: {} })).content).toEqual([
       { type: 'text', text: 'Multiple content types test:' },
       { type: 'image', data: TEST_IMAGE_BASE64, mimeType: 'image/png' },
-      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: '{"test":"data","value":123}',
+        },
+      },
     ]);
   });
 
@@ -60,7 +75,14 @@ describe.each(['modern', 'legacy'] as const)('content fixtures (%s)', (era) => {
     const r = await call('test_tool_with_progress', { arguments: {}, _meta: { progressToken: 'progress-test-1' } });
     expect(r.content).toEqual([{ type: 'text', text: 'Progress reported: 0, 50 and 100 of 100.' }]);
     const progress = client.notifications.filter((n) => n.method === 'notifications/progress').map((n) => n.params);
-    expect(progress).toEqual([0, 50, 100].map((p) => ({ progressToken: 'progress-test-1', progress: p, total: 100, message: `Completed step ${p} of 100` })));
+    expect(progress).toEqual(
+      [0, 50, 100].map((p) => ({
+        progressToken: 'progress-test-1',
+        progress: p,
+        total: 100,
+        message: `Completed step ${p} of 100`,
+      })),
+    );
   });
 
   it('test_tool_with_progress sends nothing without a progressToken', async () => {
@@ -78,7 +100,9 @@ describe.each(['modern', 'legacy'] as const)('content fixtures (%s)', (era) => {
   });
 
   it('json_schema_2020_12_tool validates with its verbatim schema', async () => {
-    expect((await call('json_schema_2020_12_tool', { arguments: { name: 'Ada', email: 'ada@example.com' } })).content).toEqual([
+    expect(
+      (await call('json_schema_2020_12_tool', { arguments: { name: 'Ada', email: 'ada@example.com' } })).content,
+    ).toEqual([
       { type: 'text', text: 'JSON Schema 2020-12 tool called with: {"name":"Ada","email":"ada@example.com"}' },
     ]);
     const bad = await call('json_schema_2020_12_tool', { arguments: { name: 'Ada', contactMethod: 'phone' } });
@@ -96,15 +120,33 @@ describe.each(['modern', 'legacy'] as const)('content fixtures (%s)', (era) => {
       { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
     ]);
     expect(
-      (await client.request('prompts/get', { name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } })).messages,
-    ).toEqual([{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='testValue1', arg2='testValue2'" } }]);
+      (
+        await client.request('prompts/get', {
+          name: 'test_prompt_with_arguments',
+          arguments: { arg1: 'testValue1', arg2: 'testValue2' },
+        })
+      ).messages,
+    ).toEqual([
+      { role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='testValue1', arg2='testValue2'" } },
+    ]);
     expect(
-      (await client.request('prompts/get', { name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } }))
-        .messages,
+      (
+        await client.request('prompts/get', {
+          name: 'test_prompt_with_embedded_resource',
+          arguments: { resourceUri: 'test://example-resource' },
+        })
+      ).messages,
     ).toEqual([
       {
         role: 'user',
-        content: { type: 'resource', resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } },
+        content: {
+          type: 'resource',
+          resource: {
+            uri: 'test://example-resource',
+            mimeType: 'text/plain',
+            text: 'Embedded resource content for testing.',
+          },
+        },
       },
       { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
     ]);
@@ -124,12 +166,18 @@ describe.each(['modern', 'legacy'] as const)('content fixtures (%s)', (era) => {
     expect(await read('test://static-text')).toEqual([
       { uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' },
     ]);
-    expect(await read('test://static-binary')).toEqual([{ uri: 'test://static-binary', mimeType: 'image/png', blob: TEST_IMAGE_BASE64 }]);
+    expect(await read('test://static-binary')).toEqual([
+      { uri: 'test://static-binary', mimeType: 'image/png', blob: TEST_IMAGE_BASE64 },
+    ]);
     expect(await read('test://watched-resource')).toEqual([
       { uri: 'test://watched-resource', mimeType: 'text/plain', text: 'Watched resource content' },
     ]);
     expect(await read('test://template/123/data')).toEqual([
-      { uri: 'test://template/123/data', mimeType: 'application/json', text: '{"id":"123","templateTest":true,"data":"Data for ID: 123"}' },
+      {
+        uri: 'test://template/123/data',
+        mimeType: 'application/json',
+        text: '{"id":"123","templateTest":true,"data":"Data for ID: 123"}',
+      },
     ]);
   });
 

@@ -27,7 +27,8 @@ describe.each(['modern', 'legacy'] as const)('conformance inventory (%s)', (era)
 
   it('lists tools in the same order every time (tools-list-deterministic-order)', async () => {
     const client = await connect();
-    const names = async () => ((await client.request('tools/list')).tools as Array<{ name: string }>).map((t) => t.name);
+    const names = async () =>
+      ((await client.request('tools/list')).tools as Array<{ name: string }>).map((t) => t.name);
     expect(await names()).toEqual(await names());
   });
 
@@ -69,9 +70,15 @@ describe.each(['modern', 'legacy'] as const)('conformance inventory (%s)', (era)
     const { resources } = (await client.request('resources/list')) as { resources: Array<Record<string, any>> };
     expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(FIXTURE_RESOURCES));
     for (const r of resources) expect(typeof r.name).toBe('string');
-    const { resourceTemplates } = (await client.request('resources/templates/list')) as { resourceTemplates: Array<Record<string, any>> };
+    const { resourceTemplates } = (await client.request('resources/templates/list')) as {
+      resourceTemplates: Array<Record<string, any>>;
+    };
     expect(resourceTemplates).toContainEqual(
-      expect.objectContaining({ uriTemplate: 'test://template/{id}/data', name: 'template', mimeType: 'application/json' }),
+      expect.objectContaining({
+        uriTemplate: 'test://template/{id}/data',
+        name: 'template',
+        mimeType: 'application/json',
+      }),
     );
   });
 });
@@ -87,8 +94,14 @@ describe('conformance capabilities', () => {
       resources: { subscribe: true, listChanged: true },
       completions: {},
     });
-    expect(discover._meta).toMatchObject({ 'io.modelcontextprotocol/serverInfo': { name: 'onemodelcontext-conformance-server', version: '1.0.0' } });
-    expect(discover).toMatchObject({ resultType: 'complete', ttlMs: expect.any(Number), cacheScope: expect.stringMatching(/^(public|private)$/) });
+    expect(discover._meta).toMatchObject({
+      'io.modelcontextprotocol/serverInfo': { name: 'onemodelcontext-conformance-server', version: '1.0.0' },
+    });
+    expect(discover).toMatchObject({
+      resultType: 'complete',
+      ttlMs: expect.any(Number),
+      cacheScope: expect.stringMatching(/^(public|private)$/),
+    });
   });
 
   it('2026 list and read results carry cache hints (caching)', async () => {
@@ -97,7 +110,10 @@ describe('conformance capabilities', () => {
       expect(await client.request(method)).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
     }
     const first = ((await client.request('resources/list')).resources as Array<{ uri: string }>)[0]!;
-    expect(await client.request('resources/read', { uri: first.uri })).toMatchObject({ resultType: 'complete', ttlMs: 0 });
+    expect(await client.request('resources/read', { uri: first.uri })).toMatchObject({
+      resultType: 'complete',
+      ttlMs: 0,
+    });
   });
 
   it('initialize declares logging too on 2025-11-25', async () => {

@@ -27,7 +27,10 @@ export interface RecordedRequest {
 }
 
 /** A 2025-11-25 session whose client answers like the runner and records what it was asked. */
-export async function legacyClient(app: McpApplication, elicitAnswer: Record<string, unknown> = accept({ username: 'testuser', email: 'test@example.com' })) {
+export async function legacyClient(
+  app: McpApplication,
+  elicitAnswer: Record<string, unknown> = accept({ username: 'testuser', email: 'test@example.com' }),
+) {
   const asked: RecordedRequest[] = [];
   const record = (method: string, answer: unknown) => (params: Record<string, unknown>) => {
     asked.push({ method, params });

@@ -63,11 +63,17 @@ const ENUMS_SCHEMA = {
 describe('legacy (2025-11-25) asks are real requests', () => {
   it('test_sampling sends sampling/createMessage {prompt, maxTokens 100} and echoes the reply', async () => {
     const { client, asked } = await legacyClient(app);
-    const r = await client.request('tools/call', { name: 'test_sampling', arguments: { prompt: 'Test prompt for sampling' } });
+    const r = await client.request('tools/call', {
+      name: 'test_sampling',
+      arguments: { prompt: 'Test prompt for sampling' },
+    });
     expect(asked).toEqual([
       {
         method: 'sampling/createMessage',
-        params: { messages: [{ role: 'user', content: { type: 'text', text: 'Test prompt for sampling' } }], maxTokens: 100 },
+        params: {
+          messages: [{ role: 'user', content: { type: 'text', text: 'Test prompt for sampling' } }],
+          maxTokens: 100,
+        },
       },
     ]);
     expect(r.content).toEqual([{ type: 'text', text: 'LLM response: This is a test response from the client' }]);
@@ -75,7 +81,10 @@ describe('legacy (2025-11-25) asks are real requests', () => {
 
   it('test_elicitation sends the username/email form and reports the answer', async () => {
     const { client, asked } = await legacyClient(app);
-    const r = await client.request('tools/call', { name: 'test_elicitation', arguments: { message: 'Please provide your information' } });
+    const r = await client.request('tools/call', {
+      name: 'test_elicitation',
+      arguments: { message: 'Please provide your information' },
+    });
     expect(asked).toHaveLength(1);
     expect(asked[0]!.method).toBe('elicitation/create');
     expect(asked[0]!.params).toEqual({
@@ -91,7 +100,10 @@ describe('legacy (2025-11-25) asks are real requests', () => {
       },
     });
     expect(r.content).toEqual([
-      { type: 'text', text: 'User response: action=accept, content={"username":"testuser","email":"test@example.com"}' },
+      {
+        type: 'text',
+        text: 'User response: action=accept, content={"username":"testuser","email":"test@example.com"}',
+      },
     ]);
   });
 
@@ -116,7 +128,13 @@ describe('legacy (2025-11-25) asks are real requests', () => {
   });
 
   it('test_elicitation_sep1330_enums sends the five enum shapes', async () => {
-    const answer = accept({ untitledSingle: 'option1', titledSingle: 'value1', legacyEnum: 'opt1', untitledMulti: ['option1', 'option2'], titledMulti: ['value1', 'value2'] });
+    const answer = accept({
+      untitledSingle: 'option1',
+      titledSingle: 'value1',
+      legacyEnum: 'opt1',
+      untitledMulti: ['option1', 'option2'],
+      titledMulti: ['value1', 'value2'],
+    });
     const { client, asked } = await legacyClient(app, answer);
     const r = await client.request('tools/call', { name: 'test_elicitation_sep1330_enums', arguments: {} });
     expect(JSON.stringify(asked[0]!.params.requestedSchema)).toBe(JSON.stringify(ENUMS_SCHEMA));
@@ -136,7 +154,10 @@ describe('the same ask tools on 2026-07-28 answer input_required', () => {
       inputRequests: {
         llm_response: {
           method: 'sampling/createMessage',
-          params: { messages: [{ role: 'user', content: { type: 'text', text: 'Test prompt for sampling' } }], maxTokens: 100 },
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: 'Test prompt for sampling' } }],
+            maxTokens: 100,
+          },
         },
       },
     });
@@ -146,7 +167,10 @@ describe('the same ask tools on 2026-07-28 answer input_required', () => {
       inputResponses: { llm_response: SAMPLING_ANSWER },
       requestState: r1.requestState,
     });
-    expect(r2).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'LLM response: This is a test response from the client' }] });
+    expect(r2).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'LLM response: This is a test response from the client' }],
+    });
   });
 
   it('test_elicitation_sep1034_defaults: the form rides in inputRequests, an empty accept takes the defaults', async () => {
@@ -161,7 +185,10 @@ describe('the same ask tools on 2026-07-28 answer input_required', () => {
       requestState: r1.requestState,
     });
     expect(r2.content).toEqual([
-      { type: 'text', text: 'Elicitation completed: action=accept, content={"name":"John Doe","age":30,"score":95.5,"status":"active","verified":true}' },
+      {
+        type: 'text',
+        text: 'Elicitation completed: action=accept, content={"name":"John Doe","age":30,"score":95.5,"status":"active","verified":true}',
+      },
     ]);
   });
 });

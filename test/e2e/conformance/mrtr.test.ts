@@ -8,7 +8,10 @@ const app = createConformanceApp({ requestStateKey: randomBytes(32).toString('ba
 
 const NAME_FORM = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
 const OK_FORM = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
-const elicit = (message: string, requestedSchema: object) => ({ method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } });
+const elicit = (message: string, requestedSchema: object) => ({
+  method: 'elicitation/create',
+  params: { mode: 'form', message, requestedSchema },
+});
 const sampling = (text: string, maxTokens: number) => ({
   method: 'sampling/createMessage',
   params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens },
@@ -18,8 +21,10 @@ let client: MemoryClient;
 beforeEach(async () => {
   client = await modernClient(app);
 });
-const call = (name: string, extra: Record<string, unknown> = {}) => client.request('tools/call', { name, arguments: {}, ...extra });
-const rawCall = (name: string, extra: Record<string, unknown> = {}) => client.raw('tools/call', { name, arguments: {}, ...extra });
+const call = (name: string, extra: Record<string, unknown> = {}) =>
+  client.request('tools/call', { name, arguments: {}, ...extra });
+const rawCall = (name: string, extra: Record<string, unknown> = {}) =>
+  client.raw('tools/call', { name, arguments: {}, ...extra });
 
 describe('A1 basic elicitation (+ A10 result type)', () => {
   it('round 1 asks user_name with an explicit resultType; round 2 completes', async () => {
@@ -36,14 +41,23 @@ describe('A1 basic elicitation (+ A10 result type)', () => {
 
   it('A14: completes on user_name alone, without requestState, ignoring extra keys', async () => {
     const r = await call('test_input_required_result_elicitation', {
-      inputResponses: { user_name: accept({ name: 'Alice' }), unknown_extra_key: { foo: 'bar' }, another_unexpected: 42 },
+      inputResponses: {
+        user_name: accept({ name: 'Alice' }),
+        unknown_extra_key: { foo: 'bar' },
+        another_unexpected: 42,
+      },
     });
     expect(r).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, Alice!' }] });
   });
 
   it('A7: a wrong key gets the question again, not an error', async () => {
-    const r = await call('test_input_required_result_elicitation', { inputResponses: { wrong_key: accept({ name: 'Alice' }) } });
-    expect(r).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: elicit('What is your name?', NAME_FORM) } });
+    const r = await call('test_input_required_result_elicitation', {
+      inputResponses: { wrong_key: accept({ name: 'Alice' }) },
+    });
+    expect(r).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { user_name: elicit('What is your name?', NAME_FORM) },
+    });
   });
 
   it('A15: an invalid answer or inputResponses null is never a complete result', async () => {
@@ -54,7 +68,8 @@ describe('A1 basic elicitation (+ A10 result type)', () => {
   });
 
   it('A11: list methods never answer input_required', async () => {
-    for (const method of ['tools/list', 'prompts/list']) expect((await client.request(method)).resultType).toBe('complete');
+    for (const method of ['tools/list', 'prompts/list'])
+      expect((await client.request(method)).resultType).toBe('complete');
   });
 });
 
@@ -66,14 +81,23 @@ describe('A2 sampling, A3 roots', () => {
       inputResponses: { capital_question: { ...SAMPLING_ANSWER, content: { type: 'text', text: 'Paris' } } },
       requestState: r1.requestState,
     });
-    expect(r2).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'The model answered: Paris' }] });
+    expect(r2).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'The model answered: Paris' }],
+    });
   });
 
   it('A3: client_roots, then complete', async () => {
     const r1 = await call('test_input_required_result_list_roots');
     expect(r1.inputRequests).toEqual({ client_roots: { method: 'roots/list', params: {} } });
-    const r2 = await call('test_input_required_result_list_roots', { inputResponses: { client_roots: ROOTS_ANSWER }, requestState: r1.requestState });
-    expect(r2).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Client roots: file:///test/root' }] });
+    const r2 = await call('test_input_required_result_list_roots', {
+      inputResponses: { client_roots: ROOTS_ANSWER },
+      requestState: r1.requestState,
+    });
+    expect(r2).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'Client roots: file:///test/root' }],
+    });
   });
 });
 
@@ -82,12 +106,17 @@ describe('A4 request state, A12 tampering', () => {
     const r1 = await call('test_input_required_result_request_state');
     expect(r1.inputRequests).toEqual({ confirm: elicit('Please confirm', OK_FORM) });
     expect(typeof r1.requestState).toBe('string');
-    const r2 = await call('test_input_required_result_request_state', { inputResponses: { confirm: accept({ ok: true }) }, requestState: r1.requestState });
+    const r2 = await call('test_input_required_result_request_state', {
+      inputResponses: { confirm: accept({ ok: true }) },
+      requestState: r1.requestState,
+    });
     expect(r2).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'state-ok: confirmed=true' }] });
   });
 
   it('A4: an answer without the state is not taken for state-ok', async () => {
-    const r = await call('test_input_required_result_request_state', { inputResponses: { confirm: accept({ ok: true }) } });
+    const r = await call('test_input_required_result_request_state', {
+      inputResponses: { confirm: accept({ ok: true }) },
+    });
     expect(r.content).toEqual([{ type: 'text', text: 'state-missing: confirmed=true' }]);
   });
 
@@ -98,7 +127,11 @@ describe('A4 request state, A12 tampering', () => {
       inputResponses: { confirm: accept({ ok: true }) },
       requestState: `${r1.requestState as string}-TAMPERED`,
     });
-    expect('error' in r2 && r2.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState', data: { reason: 'invalid_request_state' } });
+    expect('error' in r2 && r2.error).toMatchObject({
+      code: -32602,
+      message: 'Invalid or expired requestState',
+      data: { reason: 'invalid_request_state' },
+    });
   });
 
   it('a state minted for other arguments is refused (bound to a digest of the params)', async () => {
@@ -113,7 +146,10 @@ describe('A4 request state, A12 tampering', () => {
 
   it('A12: a state minted for another tool is refused too', async () => {
     const r1 = await call('test_input_required_result_request_state');
-    const r2 = await rawCall('test_input_required_result_tampered_state', { inputResponses: { confirm: accept({ ok: true }) }, requestState: r1.requestState });
+    const r2 = await rawCall('test_input_required_result_tampered_state', {
+      inputResponses: { confirm: accept({ ok: true }) },
+      requestState: r1.requestState,
+    });
     expect('error' in r2 && r2.error.code).toBe(-32602);
   });
 });
@@ -135,7 +171,10 @@ describe('A5 multiple inputs, A6 multi round', () => {
       },
       requestState: r1.requestState,
     });
-    expect(r2).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Good morning, Alice! Roots: 1.' }] });
+    expect(r2).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'Good morning, Alice! Roots: 1.' }],
+    });
   });
 
   it('A5: a partial answer re-asks only what is missing', async () => {
@@ -151,7 +190,10 @@ describe('A5 multiple inputs, A6 multi round', () => {
   it('A6: an answer that fails the form is asked again, not accepted', async () => {
     const r1 = await call('test_input_required_result_multi_round');
     const r2 = await call('test_input_required_result_multi_round', { inputResponses: { step1: accept({ name: 'Alice' }) }, requestState: r1.requestState });
-    const r3 = await call('test_input_required_result_multi_round', { inputResponses: { step2: accept({ colour: 'blue' }) }, requestState: r2.requestState });
+    const r3 = await call('test_input_required_result_multi_round', {
+      inputResponses: { step2: accept({ colour: 'blue' }) },
+      requestState: r2.requestState,
+    });
     expect(r3.resultType).toBe('input_required');
     expect(Object.keys(r3.inputRequests as object)).toEqual(['step2']);
   });
@@ -161,11 +203,18 @@ describe('A5 multiple inputs, A6 multi round', () => {
     expect(r1.inputRequests).toEqual({ step1: elicit('Step 1: What is your name?', NAME_FORM) });
     const r2 = await call('test_input_required_result_multi_round', { inputResponses: { step1: accept({ name: 'Alice' }) }, requestState: r1.requestState });
     expect(r2.inputRequests).toEqual({
-      step2: elicit('Step 2: What is your favorite color?', { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] }),
+      step2: elicit('Step 2: What is your favorite color?', {
+        type: 'object',
+        properties: { color: { type: 'string' } },
+        required: ['color'],
+      }),
     });
     expect(typeof r2.requestState).toBe('string');
     expect(r2.requestState).not.toBe(r1.requestState);
-    const r3 = await call('test_input_required_result_multi_round', { inputResponses: { step2: accept({ color: 'blue' }) }, requestState: r2.requestState });
+    const r3 = await call('test_input_required_result_multi_round', {
+      inputResponses: { step2: accept({ color: 'blue' }) },
+      requestState: r2.requestState,
+    });
     expect(r3).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Alice likes blue.' }] });
   });
 });
@@ -176,7 +225,11 @@ describe('A9 prompt, A13 capabilities', () => {
     expect(r1).toMatchObject({
       resultType: 'input_required',
       inputRequests: {
-        user_context: elicit('What context should the prompt use?', { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] }),
+        user_context: elicit('What context should the prompt use?', {
+          type: 'object',
+          properties: { context: { type: 'string' } },
+          required: ['context'],
+        }),
       },
     });
     const r2 = await client.request('prompts/get', {
@@ -192,15 +245,26 @@ describe('A9 prompt, A13 capabilities', () => {
 
   it('A13: a sampling-only client gets only sampling requests', async () => {
     const samplingOnly = await modernClient(app, { sampling: {} });
-    const r = await samplingOnly.request('tools/call', { name: 'test_input_required_result_capabilities', arguments: {} });
-    expect(r).toMatchObject({ resultType: 'input_required', inputRequests: { capital_question: sampling('What is the capital of France?', 100) } });
-    expect(Object.values(r.inputRequests as Record<string, { method: string }>).map((q) => q.method)).toEqual(['sampling/createMessage']);
+    const r = await samplingOnly.request('tools/call', {
+      name: 'test_input_required_result_capabilities',
+      arguments: {},
+    });
+    expect(r).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { capital_question: sampling('What is the capital of France?', 100) },
+    });
+    expect(Object.values(r.inputRequests as Record<string, { method: string }>).map((q) => q.method)).toEqual([
+      'sampling/createMessage',
+    ]);
   });
 
   it('A13: a client with both asks is asked its name first, then the model', async () => {
     const r1 = await call('test_input_required_result_capabilities');
     expect(Object.keys(r1.inputRequests as object)).toEqual(['user_name']);
-    const r2 = await call('test_input_required_result_capabilities', { inputResponses: { user_name: accept({ name: 'Alice' }) }, requestState: r1.requestState });
+    const r2 = await call('test_input_required_result_capabilities', {
+      inputResponses: { user_name: accept({ name: 'Alice' }) },
+      requestState: r1.requestState,
+    });
     expect(Object.keys(r2.inputRequests as object)).toEqual(['capital_question']);
     const r3 = await call('test_input_required_result_capabilities', {
       inputResponses: { capital_question: { ...SAMPLING_ANSWER, content: { type: 'text', text: 'Paris' } } },
@@ -212,7 +276,10 @@ describe('A9 prompt, A13 capabilities', () => {
   it('A13: a client with neither completes without asking', async () => {
     const none = await modernClient(app, {});
     const r = await none.request('tools/call', { name: 'test_input_required_result_capabilities', arguments: {} });
-    expect(r).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'The client declared neither elicitation nor sampling.' }] });
+    expect(r).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'The client declared neither elicitation nor sampling.' }],
+    });
   });
 });
 
@@ -246,6 +313,8 @@ describe('the MRTR tools on a legacy session: one run, real requests', () => {
   it('prompt: asks, then returns messages', async () => {
     const { client: legacy } = await legacyClient(app, accept({ context: 'legacy context' }));
     const r = await legacy.request('prompts/get', { name: 'test_input_required_result_prompt' });
-    expect(r.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Answer using this context: legacy context' } }]);
+    expect(r.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Answer using this context: legacy context' } },
+    ]);
   });
 });

@@ -18,7 +18,10 @@ describe('server-stateless diagnostics', () => {
   it('test_missing_capability: with sampling declared it asks, never rejects', async () => {
     const client = await modernClient(app, { sampling: {} });
     const r = await client.request('tools/call', { name: 'test_missing_capability', arguments: {} });
-    expect(r).toMatchObject({ resultType: 'input_required', inputRequests: { capability_probe: { method: 'sampling/createMessage' } } });
+    expect(r).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { capability_probe: { method: 'sampling/createMessage' } },
+    });
   });
 
   it('test_streaming_elicitation: a plain result and no server-to-client request', async () => {
@@ -32,7 +35,11 @@ describe('server-stateless diagnostics', () => {
     const client = await modernClient(app, {});
     await client.request('tools/call', { name: 'test_logging_tool', arguments: {} });
     expect(client.notifications.filter((n) => n.method === 'notifications/message')).toEqual([]);
-    await client.request('tools/call', { name: 'test_logging_tool', arguments: {}, _meta: { 'io.modelcontextprotocol/logLevel': 'debug' } });
+    await client.request('tools/call', {
+      name: 'test_logging_tool',
+      arguments: {},
+      _meta: { 'io.modelcontextprotocol/logLevel': 'debug' },
+    });
     expect(client.notifications.filter((n) => n.method === 'notifications/message').map((n) => n.params)).toEqual([
       { level: 'info', data: 'test_logging_tool executed' },
     ]);
@@ -51,7 +58,9 @@ describe('list changes at run time', () => {
       { type: 'text', text: `${DYNAMIC_TOOL} added` },
     ]);
     expect(await toolNames(client)).toContain(DYNAMIC_TOOL);
-    expect((await client.request('tools/call', { name: DYNAMIC_TOOL, arguments: {} })).content).toEqual([{ type: 'text', text: 'dynamic tool says hi' }]);
+    expect((await client.request('tools/call', { name: DYNAMIC_TOOL, arguments: {} })).content).toEqual([
+      { type: 'text', text: 'dynamic tool says hi' },
+    ]);
     await client.request('tools/call', { name: 'test_trigger_tool_change', arguments: {} });
     expect(await toolNames(client)).not.toContain(DYNAMIC_TOOL);
   });
@@ -69,7 +78,11 @@ describe('list changes at run time', () => {
 
     const tag = { 'io.modelcontextprotocol/subscriptionId': 1 };
     expect(listener.notifications).toEqual([
-      { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: { toolsListChanged: true } } },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { _meta: tag, notifications: { toolsListChanged: true } },
+      },
       { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: tag } },
       { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: tag } },
     ]);
@@ -78,7 +91,10 @@ describe('list changes at run time', () => {
       'notifications/prompts/list_changed',
       'notifications/prompts/list_changed',
     ]);
-    await Promise.race([Promise.all([listener.close(), promptsOnly.close()]), new Promise((r) => setTimeout(r, LISTEN_TIMEOUT_MS))]);
+    await Promise.race([
+      Promise.all([listener.close(), promptsOnly.close()]),
+      new Promise((r) => setTimeout(r, LISTEN_TIMEOUT_MS)),
+    ]);
   });
 
   it('test_trigger_prompt_change toggles the dynamic prompt, and legacy sessions hear list_changed', async () => {
@@ -87,7 +103,9 @@ describe('list changes at run time', () => {
     const { prompts } = (await legacy.request('prompts/list')) as { prompts: Array<{ name: string }> };
     const present = prompts.some((p) => p.name === DYNAMIC_PROMPT);
     await legacy.request('tools/call', { name: 'test_trigger_prompt_change', arguments: {} });
-    const after = ((await legacy.request('prompts/list')).prompts as Array<{ name: string }>).some((p) => p.name === DYNAMIC_PROMPT);
+    const after = ((await legacy.request('prompts/list')).prompts as Array<{ name: string }>).some(
+      (p) => p.name === DYNAMIC_PROMPT,
+    );
     expect(after).toBe(!present);
     expect(legacy.notifications.filter((n) => n.method === 'notifications/prompts/list_changed')).toHaveLength(2);
   });
@@ -103,16 +121,29 @@ describe('HTTP statuses the dispatcher hands to the transport', () => {
 
   it('test_missing_capability is HTTP 400 with -32021', async () => {
     const reply = await dispatcherOf(app).handleModern(
-      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'test_missing_capability', arguments: {}, _meta: meta({}) } },
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'test_missing_capability', arguments: {}, _meta: meta({}) },
+      },
       io(),
     );
     expect(reply.status).toBe(400);
-    expect(reply.message).toMatchObject({ id: 7, error: { code: -32021, data: { requiredCapabilities: { sampling: {} } } } });
+    expect(reply.message).toMatchObject({
+      id: 7,
+      error: { code: -32021, data: { requiredCapabilities: { sampling: {} } } },
+    });
   });
 
   it('an input_required answer is an ordinary 200', async () => {
     const reply = await dispatcherOf(app).handleModern(
-      { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'test_input_required_result_elicitation', _meta: meta({ elicitation: {} }) } },
+      {
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'test_input_required_result_elicitation', _meta: meta({ elicitation: {} }) },
+      },
       io(),
     );
     expect(reply.status).toBe(200);

@@ -55,7 +55,12 @@ describe('raw requests', () => {
     const round2 = { name: 'book', arguments: {}, requestState: r1.result.requestState, inputResponses: { [Object.keys(r1.result.inputRequests)[0]!]: yes } };
     const r2 = await raw(round2);
     const key = Object.keys(r2.result.inputRequests)[0]!;
-    const round3 = { name: 'book', arguments: {}, requestState: r2.result.requestState, inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } } };
+    const round3 = {
+      name: 'book',
+      arguments: {},
+      requestState: r2.result.requestState,
+      inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } },
+    };
     const r3 = await raw(round3);
     return { round2, round3, key, final: r3.result };
   }
@@ -64,14 +69,20 @@ describe('raw requests', () => {
     const { round3, key, final } = await runFlow();
     expect(textOf(final)).toBe('TD-1:Ada');
     expect((await raw(round3)).result).toEqual(final);
-    const other = await raw({ ...round3, inputResponses: { [key]: { action: 'accept', content: { name: 'Mallory' } } } });
+    const other = await raw({
+      ...round3,
+      inputResponses: { [key]: { action: 'accept', content: { name: 'Mallory' } } },
+    });
     expect(other.result).toEqual(final);
     expect(effects).toEqual({ charges: 1, tail: 1 });
   });
 
   test('a fork of an earlier round with another answer cannot complete the flow again', async () => {
     const { round2, final } = await runFlow();
-    const fork = await raw({ ...round2, inputResponses: { [Object.keys(round2.inputResponses)[0]!]: { action: 'accept', content: { confirm: false } } } });
+    const fork = await raw({
+      ...round2,
+      inputResponses: { [Object.keys(round2.inputResponses)[0]!]: { action: 'accept', content: { confirm: false } } },
+    });
     expect(fork.result).toEqual(final);
     expect(effects).toEqual({ charges: 1, tail: 1 });
   });
@@ -102,14 +113,20 @@ describe('official v2 client', () => {
   }
   async function readReply(res: Response): Promise<any> {
     const text = await res.text();
-    if (String(res.headers.get('content-type')).startsWith('text/event-stream')) return parseSse(text).find((m) => 'id' in m);
+    if (String(res.headers.get('content-type')).startsWith('text/event-stream'))
+      return parseSse(text).find((m) => 'id' in m);
     return JSON.parse(text);
   }
   async function connect(f: (url: string | URL, init?: RequestInit) => Promise<Response>) {
-    const client = new ModernClient({ name: 'v2-once', version: '1.0.0' }, { capabilities: caps, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new ModernClient(
+      { name: 'v2-once', version: '1.0.0' },
+      { capabilities: caps, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     client.setRequestHandler('elicitation/create', async (req) => {
       const message = (req.params as { message: string }).message;
-      const content: Record<string, string | boolean> = message.includes('Book') ? { confirm: true } : { name: 'Modern Ada' };
+      const content: Record<string, string | boolean> = message.includes('Book')
+        ? { confirm: true }
+        : { name: 'Modern Ada' };
       return { action: 'accept' as const, content };
     });
     await client.connect(new ModernTransport(new URL(server.url), { fetch: f }));
@@ -127,7 +144,10 @@ describe('official v2 client', () => {
       const again = await readReply(await fetch(last.url, last.init));
       expect(textOf(again.result)).toBe('TD-1:Modern Ada');
       const key = Object.keys(last.body.params.inputResponses)[0]!;
-      const other = { ...last.body, params: { ...last.body.params, inputResponses: { [key]: { action: 'accept', content: { name: 'Mallory' } } } } };
+      const other = {
+        ...last.body,
+        params: { ...last.body.params, inputResponses: { [key]: { action: 'accept', content: { name: 'Mallory' } } } },
+      };
       const forged = await readReply(await fetch(last.url, { ...last.init, body: JSON.stringify(other) }));
       expect(textOf(forged.result)).toBe('TD-1:Modern Ada');
       expect(effects).toEqual({ charges: 1, tail: 1 });

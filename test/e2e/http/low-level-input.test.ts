@@ -8,7 +8,16 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Context, ContextClient, ContextServerModule, FrameworkError, InputRequired, InputRequests, McpApplication, Tool } from '../../../src';
+import {
+  Context,
+  ContextClient,
+  ContextServerModule,
+  FrameworkError,
+  InputRequired,
+  InputRequests,
+  McpApplication,
+  Tool,
+} from '../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
 import { silentLogger } from '../../../src/server/server-logger';
 import { modernPost, replyOf } from '../../unit/transports/http/fixtures';
@@ -23,7 +32,10 @@ class LowLevel {
       const answer = ctx.inputResponses?.ok as { action?: string; content?: { confirm?: boolean } } | undefined;
       return answer?.action === 'accept' && answer.content?.confirm === true ? 'transferred' : 'cancelled';
     }
-    throw new InputRequired({ inputRequests: { ok: InputRequests.confirm('Transfer 10 EUR?') }, requestState: 'asked-once' });
+    throw new InputRequired({
+      inputRequests: { ok: InputRequests.confirm('Transfer 10 EUR?') },
+      requestState: 'asked-once',
+    });
   }
 
   @Tool({ description: 'sheds load: state-only results, returned, until the third run' })
@@ -51,7 +63,14 @@ beforeAll(async () => {
     name: 'low-level',
     version: '1.0.0',
     providers: [LowLevel],
-    modules: [ContextServerModule.configure({ logger: silentLogger, requestStateKey: randomBytes(32), pauseMs: 1, legacyMaxInputRounds: 3 })],
+    modules: [
+      ContextServerModule.configure({
+        logger: silentLogger,
+        requestStateKey: randomBytes(32),
+        pauseMs: 1,
+        legacyMaxInputRounds: 3,
+      }),
+    ],
   });
   server = await serveHttp(app, { port: 0 });
 });
@@ -73,9 +92,25 @@ test('raw 2026: the handler state travels sealed, and a tampered token is refuse
   expect(r1.result.requestState).not.toContain('asked-once');
   const answer = { ok: { action: 'accept', content: { confirm: true } } };
   const bad = r1.result.requestState.slice(0, -2) + (r1.result.requestState.endsWith('A') ? 'BB' : 'AA');
-  const refused = replyOf(await modernPost(server.url, 2, 'tools/call', { name: 'transfer', arguments: {}, requestState: bad, inputResponses: answer, _meta: meta }));
+  const refused = replyOf(
+    await modernPost(server.url, 2, 'tools/call', {
+      name: 'transfer',
+      arguments: {},
+      requestState: bad,
+      inputResponses: answer,
+      _meta: meta,
+    }),
+  );
   expect(refused.error.code).toBe(-32602);
-  const done = replyOf(await modernPost(server.url, 3, 'tools/call', { name: 'transfer', arguments: {}, requestState: r1.result.requestState, inputResponses: answer, _meta: meta }));
+  const done = replyOf(
+    await modernPost(server.url, 3, 'tools/call', {
+      name: 'transfer',
+      arguments: {},
+      requestState: r1.result.requestState,
+      inputResponses: answer,
+      _meta: meta,
+    }),
+  );
   expect(text(done.result)).toBe('transferred');
   // A client that lacks the capability an explicit request needs is told so.
   const noCaps = replyOf(await modernPost(server.url, 4, 'tools/call', { name: 'transfer', arguments: {} }));
@@ -85,8 +120,14 @@ test('raw 2026: the handler state travels sealed, and a tampered token is refuse
 describe('official v2 client (2026-07-28)', () => {
   let client: ModernClient;
   beforeAll(async () => {
-    client = new ModernClient({ name: 'v2-low', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept' as const, content: { confirm: true } as Record<string, boolean> }));
+    client = new ModernClient(
+      { name: 'v2-low', version: '1.0.0' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    client.setRequestHandler('elicitation/create', async () => ({
+      action: 'accept' as const,
+      content: { confirm: true } as Record<string, boolean>,
+    }));
     await client.connect(new ModernTransport(new URL(server.url)));
   });
   afterAll(() => client.close());
@@ -143,7 +184,10 @@ describe('official v1 client (2025-11-25 session)', () => {
 
 describe.each(['2026-07-28', '2025-11-25'] as const)('our client, %s', (protocolVersion) => {
   test('explicit requests and state-only results are honoured', async () => {
-    const client = await ContextClient.connect({ url: server.url }, { protocolVersion, elicitation: async () => ({ action: 'accept', content: { confirm: true } }) });
+    const client = await ContextClient.connect(
+      { url: server.url },
+      { protocolVersion, elicitation: async () => ({ action: 'accept', content: { confirm: true } }) },
+    );
     try {
       expect(text(await client.callTool('transfer'))).toBe('transferred');
       expect(text(await client.callTool('shed'))).toBe('served after 2 retries');

@@ -51,7 +51,10 @@ describe('official v2 client, 2026-07-28', () => {
 
   test('progress notifications arrive on the request stream', async () => {
     const seen: number[] = [];
-    const r = await client.callTool({ name: 'slow', arguments: { steps: 3 } }, { onprogress: (p) => seen.push(p.progress) });
+    const r = await client.callTool(
+      { name: 'slow', arguments: { steps: 3 } },
+      { onprogress: (p) => seen.push(p.progress) },
+    );
     expect(text(r)).toBe('done 3');
     expect(seen).toEqual([1, 2, 3]);
   });
@@ -63,7 +66,9 @@ describe('official v2 client, 2026-07-28', () => {
   });
 
   test('x-mcp-header arguments are mirrored by the client and accepted', async () => {
-    expect(text(await client.callTool({ name: 'regional', arguments: { region: 'eu-west', level: 3, flag: true } }))).toBe('region=eu-west');
+    expect(
+      text(await client.callTool({ name: 'regional', arguments: { region: 'eu-west', level: 3, flag: true } })),
+    ).toBe('region=eu-west');
   });
 
   test('subscriptions/listen delivers tools/list_changed after addTool', async () => {
@@ -90,7 +95,14 @@ describe('official v1 client, 2025-11-25 session', () => {
       return req.params.message.includes('wipe') ? accept({ confirm: true }) : accept({ name: 'Legacy Bob' });
     });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void listChanged++);
-    transport = new LegacyTransport(new URL(server.url), { reconnectionOptions: { initialReconnectionDelay: 20, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1, maxRetries: 5 } });
+    transport = new LegacyTransport(new URL(server.url), {
+      reconnectionOptions: {
+        initialReconnectionDelay: 20,
+        maxReconnectionDelay: 100,
+        reconnectionDelayGrowFactor: 1,
+        maxRetries: 5,
+      },
+    });
     await client.connect(transport);
   });
   afterAll(async () => {
@@ -107,7 +119,9 @@ describe('official v1 client, 2025-11-25 session', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('echo');
     const seen: number[] = [];
-    const r = await client.callTool({ name: 'slow', arguments: { steps: 2 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
+    const r = await client.callTool({ name: 'slow', arguments: { steps: 2 } }, undefined, {
+      onprogress: (p) => seen.push(p.progress),
+    });
     expect(text(r)).toBe('done 2');
     expect(seen).toEqual([1, 2]);
   });

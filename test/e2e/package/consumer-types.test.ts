@@ -14,7 +14,8 @@ const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
 let app: string;
 
 beforeAll(() => {
-  if (!existsSync(join(repo, 'dist', 'cjs', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does).');
+  if (!existsSync(join(repo, 'dist', 'cjs', 'index.js')))
+    throw new Error('dist/ is missing: run `npm run build` (npm test does).');
   app = mkdtempSync(join(tmpdir(), 'omc-consumer-'));
   const modules = join(app, 'node_modules');
   const pkg = join(modules, 'onemodelcontext');
@@ -40,7 +41,26 @@ function compile(source: string, moduleResolution: 'node16' | 'node10'): string 
   writeFileSync(join(app, 'index.ts'), source);
   const module = moduleResolution === 'node16' ? 'node16' : 'commonjs';
   try {
-    execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--experimentalDecorators', '--emitDecoratorMetadata', '--target', 'es2022', '--module', module, '--moduleResolution', moduleResolution, '--types', 'node', 'index.ts'], { cwd: app, encoding: 'utf8' });
+    execFileSync(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--experimentalDecorators',
+        '--emitDecoratorMetadata',
+        '--target',
+        'es2022',
+        '--module',
+        module,
+        '--moduleResolution',
+        moduleResolution,
+        '--types',
+        'node',
+        'index.ts',
+      ],
+      { cwd: app, encoding: 'utf8' },
+    );
     return '';
   } catch (e) {
     return String((e as { stdout?: string }).stdout ?? e);
@@ -70,26 +90,58 @@ test.each(['node16', 'node10'] as const)('the main entry compiles without skipLi
 });
 
 test('the fetch subpath compiles too; the express subpath names what is missing', () => {
-  expect(compile(`import { createFetchHandler } from 'onemodelcontext/fetch';\nvoid createFetchHandler;\n`, 'node16')).toBe('');
-  expect(compile(`import { mcpExpress } from 'onemodelcontext/express';\nvoid mcpExpress;\n`, 'node16')).toMatch(/Cannot find module 'express'/);
+  expect(
+    compile(`import { createFetchHandler } from 'onemodelcontext/fetch';\nvoid createFetchHandler;\n`, 'node16'),
+  ).toBe('');
+  expect(compile(`import { mcpExpress } from 'onemodelcontext/express';\nvoid mcpExpress;\n`, 'node16')).toMatch(
+    /Cannot find module 'express'/,
+  );
 });
 
 test('the subpaths load from CommonJS and ESM', () => {
-  const cjs = execFileSync(process.execPath, ['-e', "require('reflect-metadata');const e=require('onemodelcontext/express'),f=require('onemodelcontext/fastify'),h=require('onemodelcontext/fetch');console.log(typeof e.mcpExpress,typeof f.mcpFastify,typeof h.createFetchHandler)"], { cwd: app, encoding: 'utf8' });
+  const cjs = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      "require('reflect-metadata');const e=require('onemodelcontext/express'),f=require('onemodelcontext/fastify'),h=require('onemodelcontext/fetch');console.log(typeof e.mcpExpress,typeof f.mcpFastify,typeof h.createFetchHandler)",
+    ],
+    { cwd: app, encoding: 'utf8' },
+  );
   expect(cjs.trim()).toBe('function function function');
-  const esm = execFileSync(process.execPath, ['--input-type=module', '-e', "import 'reflect-metadata'; import {mcpExpress} from 'onemodelcontext/express'; import {createFetchHandler} from 'onemodelcontext/fetch'; import * as main from 'onemodelcontext'; console.log(typeof mcpExpress, typeof createFetchHandler, 'mcpExpress' in main)"], { cwd: app, encoding: 'utf8' });
+  const esm = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "import 'reflect-metadata'; import {mcpExpress} from 'onemodelcontext/express'; import {createFetchHandler} from 'onemodelcontext/fetch'; import * as main from 'onemodelcontext'; console.log(typeof mcpExpress, typeof createFetchHandler, 'mcpExpress' in main)",
+    ],
+    { cwd: app, encoding: 'utf8' },
+  );
   expect(esm.trim()).toBe('function function false');
 });
 
 test('the redis subpath: names redis when it is missing; with redis installed it compiles and loads from CommonJS and ESM', () => {
   const source = `import { connectRedis, RedisFlowStore } from 'onemodelcontext/redis';\nvoid connectRedis; void RedisFlowStore;\n`;
   expect(compile(source, 'node16')).toMatch(/Cannot find module 'redis'/);
-  for (const dep of ['redis', '@redis']) symlinkSync(join(repo, 'node_modules', dep), join(app, 'node_modules', dep), 'dir');
+  for (const dep of ['redis', '@redis'])
+    symlinkSync(join(repo, 'node_modules', dep), join(app, 'node_modules', dep), 'dir');
   try {
     expect(compile(source, 'node16')).toBe('');
-    const cjs = execFileSync(process.execPath, ['-e', "const r=require('onemodelcontext/redis');console.log(typeof r.connectRedis,typeof r.RedisFlowStore)"], { cwd: app, encoding: 'utf8' });
+    const cjs = execFileSync(
+      process.execPath,
+      ['-e', "const r=require('onemodelcontext/redis');console.log(typeof r.connectRedis,typeof r.RedisFlowStore)"],
+      { cwd: app, encoding: 'utf8' },
+    );
     expect(cjs.trim()).toBe('function function');
-    const esm = execFileSync(process.execPath, ['--input-type=module', '-e', "import {connectRedis} from 'onemodelcontext/redis'; import * as main from 'onemodelcontext'; console.log(typeof connectRedis, 'connectRedis' in main)"], { cwd: app, encoding: 'utf8' });
+    const esm = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import {connectRedis} from 'onemodelcontext/redis'; import * as main from 'onemodelcontext'; console.log(typeof connectRedis, 'connectRedis' in main)",
+      ],
+      { cwd: app, encoding: 'utf8' },
+    );
     expect(esm.trim()).toBe('function false');
   } finally {
     for (const dep of ['redis', '@redis']) rmSync(join(app, 'node_modules', dep), { force: true });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 const root = join(__dirname, '..', '..', '..');
 
 test('require and import see the same exports (the package self-reference resolves dist/)', () => {
-  if (!existsSync(join(root, 'dist/cjs/index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does).');
+  if (!existsSync(join(root, 'dist/cjs/index.js')))
+    throw new Error('dist/ is missing: run `npm run build` (npm test does).');
   const script = (kind: 'cjs' | 'esm') =>
     kind === 'cjs'
       ? "require('reflect-metadata'); console.log(JSON.stringify(Object.keys(require('onemodelcontext')).sort()))"

@@ -23,7 +23,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const setup = () => spawnSync(process.execPath, ['scripts/setup.mjs'], { cwd: clone, encoding: 'utf8' });
 
 test('npm test and npm start run the set-up first', () => {
-  const scripts = (JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
   expect(scripts.pretest).toBe('node scripts/setup.mjs');
   expect(scripts.prestart).toBe('node scripts/setup.mjs');
   expect(scripts.prepack).toBe('npm run build');

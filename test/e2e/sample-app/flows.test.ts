@@ -1,5 +1,12 @@
 /** The travel desk's flows over real Streamable HTTP, one script, both eras. */
-import { bothEras, connectTestClient, serveHttp, type HttpServerHandle, type TestClient, type McpApplication } from 'onemodelcontext';
+import {
+  bothEras,
+  connectTestClient,
+  serveHttp,
+  type HttpServerHandle,
+  type TestClient,
+  type McpApplication,
+} from 'onemodelcontext';
 import { createTravelDesk } from '../../../sample-app/src/app';
 import { BookingStore } from '../../../sample-app/src/catalog';
 
@@ -20,7 +27,11 @@ bothEras('travel desk over HTTP', (era) => {
         answers: {
           confirm: { action: 'accept', content: { confirm: true } },
           passenger,
-          sampling: { role: 'assistant', content: { type: 'text', text: 'Two lines about Vienna.' }, model: 'test-model' },
+          sampling: {
+            role: 'assistant',
+            content: { type: 'text', text: 'Two lines about Vienna.' },
+            model: 'test-model',
+          },
           roots: [{ uri: 'file:///home/ada/trips', name: 'trips' }],
           connect: { action: 'accept' },
         },
@@ -78,11 +89,17 @@ bothEras('travel desk over HTTP', (era) => {
 
   test('the prompt asks for a travel style; completions and resources answer', async () => {
     // Legacy asks carry no key, so this client scripts the one elicitation by kind.
-    const planner = await connectTestClient({ url: server.url }, { era, answers: { elicitation: { action: 'accept', content: { style: 'budget' } } } });
+    const planner = await connectTestClient(
+      { url: server.url },
+      { era, answers: { elicitation: { action: 'accept', content: { style: 'budget' } } } },
+    );
     const prompt = await planner.getPrompt('plan_trip', { destination: 'Lisbon', days: '3' });
     expect(prompt.text).toBe('Plan a 3-day budget trip to Lisbon. Suggest flights from our catalog.');
     await planner.close();
-    const done = await client.client.complete({ ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'destination', value: 'l' } });
+    const done = await client.client.complete({
+      ref: { type: 'ref/prompt', name: 'plan_trip' },
+      argument: { name: 'destination', value: 'l' },
+    });
     expect(done.values).toEqual(['LHR', 'LIS']);
     expect((await client.readResource('travel://policies')).text).toContain('Free cancellation');
   });
@@ -91,7 +108,9 @@ bothEras('travel desk over HTTP', (era) => {
     const decliner = await connectTestClient({ url: server.url }, { era, answers: { confirm: { action: 'decline' } } });
     const store = app.container.resolve(BookingStore);
     const before = store.charges;
-    expect((await decliner.callTool('book_flight', { flightId: 'BER-VIE-128' })).text).toBe('Booking cancelled: nothing was charged.');
+    expect((await decliner.callTool('book_flight', { flightId: 'BER-VIE-128' })).text).toBe(
+      'Booking cancelled: nothing was charged.',
+    );
     expect(store.charges).toBe(before);
     await decliner.close();
   });

@@ -39,7 +39,11 @@ class LegacyStdioPeer {
     });
   }
   async initialize(version: string) {
-    const r = await this.request(0, 'initialize', { protocolVersion: version, capabilities: { elicitation: {} }, clientInfo: { name: 'stdio-test', version: '0' } });
+    const r = await this.request(0, 'initialize', {
+      protocolVersion: version,
+      capabilities: { elicitation: {} },
+      clientInfo: { name: 'stdio-test', version: '0' },
+    });
     this.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return r.result;
   }
@@ -69,7 +73,12 @@ test('2025-06-18 over stdio: the passenger form arrives flat, without mode, and 
   const { asked, result } = await book('2025-06-18');
   const passenger = asked.find((a) => a.params.requestedSchema.properties.seat)!;
   expect(passenger.params).not.toHaveProperty('mode');
-  expect(passenger.params.requestedSchema.properties.seat).toEqual({ type: 'string', title: 'Seat', enum: ['window', 'aisle', 'middle'], enumNames: ['Window', 'Aisle', 'Middle'] });
+  expect(passenger.params.requestedSchema.properties.seat).toEqual({
+    type: 'string',
+    title: 'Seat',
+    enum: ['window', 'aisle', 'middle'],
+    enumNames: ['Window', 'Aisle', 'Middle'],
+  });
   expect(asked.every((a) => !('mode' in a.params))).toBe(true);
   expect(result.isError).toBeFalsy();
   expect(JSON.stringify(result.content)).toMatch(/Ada Lovelace|TD-/);
@@ -79,5 +88,12 @@ test('2025-11-25 over stdio: the same form keeps mode, oneOf and its default', a
   const { asked } = await book('2025-11-25');
   const passenger = asked.find((a) => a.params.requestedSchema.properties.seat)!;
   expect(passenger.params.mode).toBe('form');
-  expect(passenger.params.requestedSchema.properties.seat).toMatchObject({ oneOf: [{ const: 'window', title: 'Window' }, { const: 'aisle', title: 'Aisle' }, { const: 'middle', title: 'Middle' }], default: 'window' });
+  expect(passenger.params.requestedSchema.properties.seat).toMatchObject({
+    oneOf: [
+      { const: 'window', title: 'Window' },
+      { const: 'aisle', title: 'Aisle' },
+      { const: 'middle', title: 'Middle' },
+    ],
+    default: 'window',
+  });
 });

@@ -21,7 +21,8 @@ describe('official v1 client, legacy 2025-11-25 over stdio', () => {
     client = new V1Client({ name: 'v1-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       elicitations.push(request.params);
-      const props = (request.params as { requestedSchema?: { properties?: Record<string, unknown> } }).requestedSchema?.properties ?? {};
+      const params = request.params as { requestedSchema?: { properties?: Record<string, unknown> } };
+      const props = params.requestedSchema?.properties ?? {};
       if ('confirm' in props) return { action: 'accept', content: { confirm: true } };
       if ('style' in props) return { action: 'accept', content: { style: 'luxury' } };
       return { action: 'accept', content: { fullName: 'Ada Lovelace', email: 'ada@example.com', seat: 'aisle' } };
@@ -38,7 +39,9 @@ describe('official v1 client, legacy 2025-11-25 over stdio', () => {
     );
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('plan_trip');
     expect((await client.listResources()).resources.map((r) => r.uri)).toContain('travel://policies');
-    expect((await client.listResourceTemplates()).resourceTemplates[0]?.uriTemplate).toBe('travel://bookings/{reference}');
+    expect((await client.listResourceTemplates()).resourceTemplates[0]?.uriTemplate).toBe(
+      'travel://bookings/{reference}',
+    );
   });
 
   test('calls a tool with progress and structured output', async () => {
@@ -69,7 +72,10 @@ describe('official v1 client, legacy 2025-11-25 over stdio', () => {
     expect((prompt.messages[0]!.content as { text: string }).text).toContain('luxury trip to Lisbon');
     const policies = await client.readResource({ uri: 'travel://policies' });
     expect(policies.contents[0]).toMatchObject({ uri: 'travel://policies', mimeType: 'text/markdown' });
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'destination', value: 'b' } });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'plan_trip' },
+      argument: { name: 'destination', value: 'b' },
+    });
     expect(completion.completion.values).toEqual(['BCN', 'BER']);
     const bad = await client.callTool({ name: 'search_flights', arguments: { from: 'XXX', to: 'BCN' } });
     expect(bad.isError).toBe(true);
@@ -87,9 +93,12 @@ describe('official v2 client, 2026-07-28 over stdio', () => {
     );
     client.setRequestHandler('elicitation/create', async (request) => {
       rounds++;
-      const props = (request.params as { requestedSchema?: { properties?: Record<string, unknown> } }).requestedSchema?.properties ?? {};
+      const params = request.params as { requestedSchema?: { properties?: Record<string, unknown> } };
+      const props = params.requestedSchema?.properties ?? {};
       const content: Record<string, string | boolean> =
-        'confirm' in props ? { confirm: true } : { fullName: 'Grace Hopper', email: 'grace@example.com', seat: 'window' };
+        'confirm' in props
+          ? { confirm: true }
+          : { fullName: 'Grace Hopper', email: 'grace@example.com', seat: 'window' };
       return { action: 'accept' as const, content };
     });
     await client.connect(new V2Stdio(serverParams));
@@ -102,7 +111,10 @@ describe('official v2 client, 2026-07-28 over stdio', () => {
     expect(result.structuredContent).toBeDefined();
     const read = await client.readResource({ uri: 'travel://policies' });
     expect(read.contents[0]).toMatchObject({ uri: 'travel://policies' });
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'destination', value: 'm' } });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'plan_trip' },
+      argument: { name: 'destination', value: 'm' },
+    });
     expect(completion.completion.values).toEqual(['MAD', 'MUC']);
   });
 
@@ -116,14 +128,27 @@ describe('official v2 client, 2026-07-28 over stdio', () => {
 
 test('stdout carries only JSON-RPC lines, bad lines get -32700, and EOF exits 0 after in-flight work', async () => {
   const child = spawn(process.execPath, [entry, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
   child.stdin.write('this is not json\n');
   child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }) + '\n');
-  child.stdin.end(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_flights', arguments: { from: 'AMS', to: 'LHR' }, _meta: meta } }) + '\n');
+  child.stdin.end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'search_flights', arguments: { from: 'AMS', to: 'LHR' }, _meta: meta },
+    }) + '\n',
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number }; result?: unknown });
+  const lines = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number }; result?: unknown });
   expect(code).toBe(0);
   expect(lines[0]).toMatchObject({ id: null, error: { code: -32700 } });
   expect(lines.find((l) => l.id === 1)?.result).toBeDefined();

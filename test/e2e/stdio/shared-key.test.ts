@@ -33,7 +33,9 @@ class StdioPeer {
     const id = ++this.id;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
-      this.child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: meta } }) + '\n');
+      this.child.stdin.write(
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: meta } }) + '\n',
+      );
     });
   }
   close() {
@@ -49,16 +51,39 @@ const answers = {
 
 test('a shared key lets rounds alternate between processes; a different key is refused', async () => {
   const key = randomBytes(32).toString('base64url');
-  const [a, b, stranger] = [new StdioPeer(key), new StdioPeer(key), new StdioPeer(randomBytes(32).toString('base64url'))];
+  const [a, b, stranger] = [
+    new StdioPeer(key),
+    new StdioPeer(key),
+    new StdioPeer(randomBytes(32).toString('base64url')),
+  ];
   try {
     const r1 = await a.call(book);
     expect(r1.result.resultType).toBe('input_required');
-    const r2 = await b.call({ ...book, inputResponses: { confirm: answers.confirm }, requestState: r1.result.requestState });
+    const r2 = await b.call({
+      ...book,
+      inputResponses: { confirm: answers.confirm },
+      requestState: r1.result.requestState,
+    });
     expect(r2.result.resultType).toBe('input_required');
-    const refused = await stranger.call({ ...book, inputResponses: { passenger: answers.passenger }, requestState: r2.result.requestState });
-    expect(refused.error).toEqual({ code: -32602, message: 'Invalid or expired requestState', data: { reason: 'invalid_request_state' } });
-    const r3 = await a.call({ ...book, inputResponses: { passenger: answers.passenger }, requestState: r2.result.requestState });
-    expect(r3.result).toMatchObject({ resultType: 'complete', content: [{ text: expect.stringMatching(/^Booked BER-VIE-128 for Ada Lovelace/) }] });
+    const refused = await stranger.call({
+      ...book,
+      inputResponses: { passenger: answers.passenger },
+      requestState: r2.result.requestState,
+    });
+    expect(refused.error).toEqual({
+      code: -32602,
+      message: 'Invalid or expired requestState',
+      data: { reason: 'invalid_request_state' },
+    });
+    const r3 = await a.call({
+      ...book,
+      inputResponses: { passenger: answers.passenger },
+      requestState: r2.result.requestState,
+    });
+    expect(r3.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ text: expect.stringMatching(/^Booked BER-VIE-128 for Ada Lovelace/) }],
+    });
   } finally {
     [a, b, stranger].forEach((p) => p.close());
   }
@@ -68,7 +93,11 @@ test('ephemeral keys: another process refuses the state', async () => {
   const [a, b] = [new StdioPeer(), new StdioPeer()];
   try {
     const r1 = await a.call(book);
-    const r2 = await b.call({ ...book, inputResponses: { confirm: answers.confirm }, requestState: r1.result.requestState });
+    const r2 = await b.call({
+      ...book,
+      inputResponses: { confirm: answers.confirm },
+      requestState: r1.result.requestState,
+    });
     expect(r2.error).toMatchObject({ code: -32602 });
   } finally {
     [a, b].forEach((p) => p.close());

@@ -1,6 +1,15 @@
 /** Mistakes that used to fail every call (or pass silently) now stop start-up, naming the class or method. */
 import { IsString } from 'class-validator';
-import { Context, FrameworkError, inject, injectable, McpApplication, Prompt, ResourceTemplate, Tool } from '../../../src';
+import {
+  Context,
+  FrameworkError,
+  inject,
+  injectable,
+  McpApplication,
+  Prompt,
+  ResourceTemplate,
+  Tool,
+} from '../../../src';
 import { MemoryClient } from '../../helpers/apps';
 
 function startup(providers: Parameters<typeof McpApplication.create>[0]['providers']) {
@@ -72,7 +81,9 @@ describe('a provider with constructor parameters but no @injectable()', () => {
   it('a dependency provided by value is the container\'s business', async () => {
     const app = startup([UsesMailer, { provide: Mailer, useValue: new Mailer('smtp.example') }])();
     const client = await MemoryClient.connect(app, { era: 'modern' });
-    expect(await client.request('tools/call', { name: 'mail', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'smtp.example' }] });
+    expect(await client.request('tools/call', { name: 'mail', arguments: {} })).toMatchObject({
+      content: [{ type: 'text', text: 'smtp.example' }],
+    });
   });
 
   it('an undecorated subclass of an injectable class fails (it inherits the parameters, not the injection)', () => {
@@ -175,10 +186,19 @@ describe('a handler parameter that nothing supplies', () => {
   }
 
   it.each([
-    [PrimitiveTool, 'PrimitiveTool.greet: parameter 1 is typed as a string, which nothing supplies; a tool receives its arguments as one DTO class'],
+    [
+      PrimitiveTool,
+      'PrimitiveTool.greet: parameter 1 is typed as a string, which nothing supplies; a tool receives its arguments as one DTO class',
+    ],
     [TwoInputs, 'TwoInputs.greet: parameters 1 and 2 would all receive the same input'],
-    [PrimitivePrompt, 'PrimitivePrompt.plan: parameter 2 is typed as a string, which nothing supplies; a prompt receives its arguments as one DTO class'],
-    [PrimitiveTemplate, 'PrimitiveTemplate.item: parameter 1 is typed as a string, which nothing supplies; a resource template receives its variables as one object'],
+    [
+      PrimitivePrompt,
+      'PrimitivePrompt.plan: parameter 2 is typed as a string, which nothing supplies; a prompt receives its arguments as one DTO class',
+    ],
+    [
+      PrimitiveTemplate,
+      'PrimitiveTemplate.item: parameter 1 is typed as a string, which nothing supplies; a resource template receives its variables as one object',
+    ],
   ])('%p fails naming the method', (cls, says) => {
     const error = failure(startup([cls]));
     expect(error.code).toBe('OMC_UNSUPPORTED_PARAMETER');
@@ -190,6 +210,8 @@ describe('a handler parameter that nothing supplies', () => {
     expect(await client.request('tools/call', { name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({
       content: [{ type: 'text', text: 'hi Ada tools/call false' }],
     });
-    expect(await client.request('resources/read', { uri: 'test://items/7' })).toMatchObject({ contents: [{ text: '7 resources/read' }] });
+    expect(await client.request('resources/read', { uri: 'test://items/7' })).toMatchObject({
+      contents: [{ text: '7 resources/read' }],
+    });
   });
 });

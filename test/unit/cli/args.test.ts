@@ -5,29 +5,53 @@ describe('parseCommand', () => {
     [['create', 'my-server'], { command: 'create', dir: 'my-server', transport: 'stdio', force: false, install: true }],
     [
       ['create', 'x', '--transport', 'http', '--force', '--name', '@me/x', '--from', '../omc.tgz', '--no-install'],
-      { command: 'create', dir: 'x', transport: 'http', force: true, name: '@me/x', from: '../omc.tgz', install: false },
+      {
+        command: 'create',
+        dir: 'x',
+        transport: 'http',
+        force: true,
+        name: '@me/x',
+        from: '../omc.tgz',
+        install: false,
+      },
     ],
-    [['create', '--transport=http', 'x'], { command: 'create', dir: 'x', transport: 'http', force: false, install: true }],
+    [
+      ['create', '--transport=http', 'x'],
+      { command: 'create', dir: 'x', transport: 'http', force: false, install: true },
+    ],
     [['add', 'tool', 'Weather'], { command: 'add', kind: 'tool', name: 'Weather' }],
     [['add', 'resource', 'Docs', '--cwd', 'proj'], { command: 'add', kind: 'resource', name: 'Docs', cwd: 'proj' }],
     [['add', 'resource-template', 'Book'], { command: 'add', kind: 'resource-template', name: 'Book' }],
     [['dev'], { command: 'dev', entry: 'dist/main.js', tsconfig: 'tsconfig.build.json' }],
-    [['dev', '--cwd', 'p', '--entry', 'out/server.js', '-p', 'tsconfig.json'], { command: 'dev', cwd: 'p', entry: 'out/server.js', tsconfig: 'tsconfig.json' }],
+    [
+      ['dev', '--cwd', 'p', '--entry', 'out/server.js', '-p', 'tsconfig.json'],
+      { command: 'dev', cwd: 'p', entry: 'out/server.js', tsconfig: 'tsconfig.json' },
+    ],
     [['inspect'], { command: 'inspect', entry: 'dist/main.js', print: false }],
-    [['inspect', '--url', 'http://127.0.0.1:3000/mcp', '--print'], { command: 'inspect', entry: 'dist/main.js', print: true, url: 'http://127.0.0.1:3000/mcp' }],
+    [
+      ['inspect', '--url', 'http://127.0.0.1:3000/mcp', '--print'],
+      { command: 'inspect', entry: 'dist/main.js', print: true, url: 'http://127.0.0.1:3000/mcp' },
+    ],
   ])('%j', (argv, expected) => {
     expect(parseCommand(argv)).toEqual(expected);
   });
 
   test.each([[[]], [['--help']], [['-h', 'create', 'x']], [['help']]])('%j prints the overview', (argv) => {
     const command = parseCommand(argv);
-    expect(command).toEqual({ command: 'help', text: expect.stringMatching(/^Usage: onemodelcontext \[options\] \[command\]/) });
-    for (const name of ['create', 'add', 'dev', 'inspect']) expect(command.command === 'help' && command.text).toMatch(new RegExp(`^  ${name}`, 'm'));
+    expect(command).toEqual({
+      command: 'help',
+      text: expect.stringMatching(/^Usage: onemodelcontext \[options\] \[command\]/),
+    });
+    for (const name of ['create', 'add', 'dev', 'inspect'])
+      expect(command.command === 'help' && command.text).toMatch(new RegExp(`^  ${name}`, 'm'));
   });
 
   test.each(['create', 'add', 'dev', 'inspect'])('%s has its own --help', (name) => {
     for (const argv of [[name, '--help'], ['help', name]]) {
-      expect(parseCommand(argv)).toEqual({ command: 'help', text: expect.stringMatching(new RegExp(`^Usage: onemodelcontext ${name} \\[options\\]`)) });
+      expect(parseCommand(argv)).toEqual({
+        command: 'help',
+        text: expect.stringMatching(new RegExp(`^Usage: onemodelcontext ${name} \\[options\\]`)),
+      });
     }
   });
 

@@ -47,7 +47,10 @@ describe('DevLoop', () => {
     await finishBuild();
     await first;
     const second = loop.changed();
-    await finishBuild({ ok: false, output: "src/a.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'.\n" });
+    await finishBuild({
+      ok: false,
+      output: "src/a.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'.\n",
+    });
     await second;
     expect(events).toContain('report build failed; the previous build keeps running:');
     expect(events.filter((e) => e.startsWith('start') || e.startsWith('stop'))).toEqual(['start 1']);

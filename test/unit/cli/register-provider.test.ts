@@ -22,7 +22,9 @@ describe('registerProvider', () => {
     const out = registerProvider(generated, edit);
     expect(out).toContain("import { HelloTool } from './hello.tool';\nimport { WeatherTool } from './weather.tool';\n");
     expect(out).toContain('providers: [HelloTool, WeatherTool],');
-    expect(out.replace("import { WeatherTool } from './weather.tool';\n", '').replace(', WeatherTool', '')).toBe(generated);
+    expect(out.replace("import { WeatherTool } from './weather.tool';\n", '').replace(', WeatherTool', '')).toBe(
+      generated,
+    );
   });
 
   test('an empty array', () => {
@@ -35,7 +37,9 @@ describe('registerProvider', () => {
     const multi = `const a = {\n  providers: [\n    A,\n    B, // the b\n  ],\n};\n`;
     expect(registerProvider(multi, edit)).toContain(`providers: [\n    A,\n    B, // the b\n    WeatherTool,\n  ],`);
     const noTrailing = `const a = {\n  providers: [\n    A,\n    B // the b\n  ],\n};\n`;
-    expect(registerProvider(noTrailing, edit)).toContain(`providers: [\n    A,\n    B, // the b\n    WeatherTool,\n  ],`);
+    expect(registerProvider(noTrailing, edit)).toContain(
+      `providers: [\n    A,\n    B, // the b\n    WeatherTool,\n  ],`,
+    );
   });
 
   test('nested brackets, strings and comments inside the array are skipped', () => {
@@ -45,7 +49,9 @@ describe('registerProvider', () => {
 
   test('multi-line imports are recognised', () => {
     const src = `import {\n  A,\n  B,\n} from 'lib';\n\nconst x = { providers: [A] };\n`;
-    expect(registerProvider(src, edit)).toBe(`import {\n  A,\n  B,\n} from 'lib';\nimport { WeatherTool } from './weather.tool';\n\nconst x = { providers: [A, WeatherTool] };\n`);
+    expect(registerProvider(src, edit)).toBe(
+      `import {\n  A,\n  B,\n} from 'lib';\nimport { WeatherTool } from './weather.tool';\n\nconst x = { providers: [A, WeatherTool] };\n`,
+    );
   });
 
   test('no import yet: the import goes first', () => {
@@ -64,7 +70,9 @@ describe('registerProvider', () => {
   });
 
   test('a name that merely contains the class name is not "already registered"', () => {
-    expect(registerProvider('const a = { providers: [WeatherToolkit] };', edit)).toContain('[WeatherToolkit, WeatherTool]');
+    expect(registerProvider('const a = { providers: [WeatherToolkit] };', edit)).toContain(
+      '[WeatherToolkit, WeatherTool]',
+    );
   });
 
   test('matchingBracket refuses a mismatched closer', () => {

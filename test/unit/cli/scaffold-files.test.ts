@@ -22,7 +22,21 @@ describe('create', () => {
     const { lines, out } = capture();
     expect(await runCli(['create', join(root, 'My Server'), '--no-install'], out)).toBe(0);
     const dir = join(root, 'My Server');
-    for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.test.json', 'jest.config.js', '.gitignore', 'README.md', 'src/main.ts', 'src/app.ts', 'src/echo.tool.ts', 'test/echo.tool.test.ts', 'src/hello.tool.ts', 'test/hello.tool.test.ts']) {
+    for (const f of [
+      'package.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+      'tsconfig.test.json',
+      'jest.config.js',
+      '.gitignore',
+      'README.md',
+      'src/main.ts',
+      'src/app.ts',
+      'src/echo.tool.ts',
+      'test/echo.tool.test.ts',
+      'src/hello.tool.ts',
+      'test/hello.tool.test.ts',
+    ]) {
       expect(existsSync(join(dir, f))).toBe(true);
       expect(lines).toContain(`  create ${f}`);
     }
@@ -47,7 +61,10 @@ describe('create', () => {
     expect(readFileSync(join(dir, 'src/hello.tool.ts'), 'utf8')).toContain('ctx.confirm(');
     // One plain tool that asks nothing: the first call in the Inspector succeeds whatever the client.
     expect(readFileSync(join(dir, 'src/echo.tool.ts'), 'utf8')).not.toMatch(/ctx\./);
-    expect(pkg.scripts).toMatchObject({ dev: 'onemodelcontext dev', inspect: 'npm run build && onemodelcontext inspect' });
+    expect(pkg.scripts).toMatchObject({
+      dev: 'onemodelcontext dev',
+      inspect: 'npm run build && onemodelcontext inspect',
+    });
     expect(existsSync(join(dir, 'node_modules'))).toBe(false);
     expect(lines).toContain('  npm install');
     expect(JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')).compilerOptions).toMatchObject({
@@ -57,7 +74,9 @@ describe('create', () => {
       // Node16 (CommonJS output here): TypeScript 7 removed moduleResolution node10.
       module: 'Node16',
     });
-    expect(JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')).compilerOptions.moduleResolution).toBeUndefined();
+    expect(
+      JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')).compilerOptions.moduleResolution,
+    ).toBeUndefined();
     // Tests run on tsc's output (TypeScript 5 and 7 alike), not through ts-jest.
     expect(readFileSync(join(dir, 'jest.config.js'), 'utf8')).toContain('tsconfig.test.json');
     expect(lines.join('\n')).not.toMatch(/\{\{/);
@@ -65,10 +84,16 @@ describe('create', () => {
 
   test('--transport http and --name', async () => {
     const { out } = capture();
-    expect(await runCli(['create', join(root, 'p'), '--transport', 'http', '--name', '@acme/desk', '--no-install'], out)).toBe(0);
-    expect(read('p', 'src/main.ts')).toContain("serveHttp(createApp(), { port: Number(process.env.PORT ?? 3000), host: '127.0.0.1', path: '/mcp' })");
+    expect(
+      await runCli(['create', join(root, 'p'), '--transport', 'http', '--name', '@acme/desk', '--no-install'], out),
+    ).toBe(0);
+    expect(read('p', 'src/main.ts')).toContain(
+      "serveHttp(createApp(), { port: Number(process.env.PORT ?? 3000), host: '127.0.0.1', path: '/mcp' })",
+    );
     expect(JSON.parse(read('p', 'package.json')).name).toBe('@acme/desk');
-    expect(JSON.parse(read('p', 'package.json')).scripts.inspect).toBe('onemodelcontext inspect --url http://127.0.0.1:3000/mcp');
+    expect(JSON.parse(read('p', 'package.json')).scripts.inspect).toBe(
+      'onemodelcontext inspect --url http://127.0.0.1:3000/mcp',
+    );
     expect(read('p', 'src/app.ts')).toContain("name: '@acme/desk'");
   });
 
@@ -113,7 +138,11 @@ describe('add', () => {
     expect(test).toMatch(/forEachEra\(/);
     expect(read('p', 'src/app.ts')).toContain(`providers: [EchoTool, HelloTool, ${className}]`);
     expect(read('p', 'src/app.ts')).toContain(`import { ${className} } from './${moduleName}';`);
-    expect(lines).toEqual([`  create src/${moduleName}.ts`, `  create test/${moduleName}.test.ts`, `  update src/app.ts (${className} added to providers)`]);
+    expect(lines).toEqual([
+      `  create src/${moduleName}.ts`,
+      `  create test/${moduleName}.test.ts`,
+      `  update src/app.ts (${className} added to providers)`,
+    ]);
   });
 
   test('never overwrites: a second add of the same name fails and changes nothing', async () => {
@@ -162,10 +191,13 @@ describe('help and version', () => {
 
 describe('docs/tsconfig.json', () => {
   test('is the tsconfig the scaffold writes (what the doc snippets compile with), plus paths to src/', () => {
-    const strip = (text: string) => JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as { compilerOptions: Record<string, unknown> };
+    const strip = (text: string) =>
+      JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as { compilerOptions: Record<string, unknown> };
     const repo = ownPackage().root;
     const docs = strip(readFileSync(join(repo, 'docs', 'tsconfig.json'), 'utf8')).compilerOptions;
-    const scaffold = strip(readFileSync(join(repo, 'templates', 'project', 'tsconfig.json.tmpl'), 'utf8')).compilerOptions;
+    const scaffold = strip(
+      readFileSync(join(repo, 'templates', 'project', 'tsconfig.json.tmpl'), 'utf8'),
+    ).compilerOptions;
     const { paths, noEmit, ...docsOptions } = docs;
     const { outDir, sourceMap, ...scaffoldOptions } = scaffold;
     expect(docsOptions).toEqual(scaffoldOptions);

@@ -2,7 +2,8 @@
 import type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from '../../../src';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../../../src/protocol/jsonrpc';
 
-export type Reply = { result: JsonObject } | { error: { code: number; message: string; data?: unknown }; httpStatus?: number };
+export type Reply =
+  { result: JsonObject } | { error: { code: number; message: string; data?: unknown }; httpStatus?: number };
 export type Script = (request: JsonRpcRequest, index: number) => Reply | Promise<Reply>;
 
 export const discoverResult: JsonObject = {
@@ -35,7 +36,9 @@ export class FakeTransport implements ClientTransport {
     // Copy through JSON like a wire, so later mutation cannot fake byte-exactness.
     const copy = JSON.parse(JSON.stringify(message)) as JsonRpcRequest;
     this.requests.push({ message: copy, headers: options.headers });
-    const pending = Promise.resolve(message.method === 'server/discover' ? { result: discoverResult } : this.script(copy, this.calls.length - 1));
+    const pending = Promise.resolve(
+      message.method === 'server/discover' ? { result: discoverResult } : this.script(copy, this.calls.length - 1),
+    );
     const aborted = new Promise<never>((_, reject) => {
       if (options.signal?.aborted) reject(options.signal.reason);
       options.signal?.addEventListener('abort', () => reject(options.signal!.reason), { once: true });
@@ -52,7 +55,9 @@ export class FakeTransport implements ClientTransport {
   async close(): Promise<void> {}
 }
 
-export const complete = (text = 'done'): Reply => ({ result: { resultType: 'complete', content: [{ type: 'text', text }] } });
+export const complete = (text = 'done'): Reply => ({
+  result: { resultType: 'complete', content: [{ type: 'text', text }] },
+});
 export const elicit = (message = 'Name?') => ({
   method: 'elicitation/create',
   params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },

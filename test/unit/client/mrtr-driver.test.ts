@@ -1,5 +1,11 @@
 /** The 2026 input-round driver, through ContextClient on a scripted transport. */
-import { callInfo, ContextClient, MaxInputRoundsError, MissingInputHandlerError, type ContextClientInit } from '../../../src';
+import {
+  callInfo,
+  ContextClient,
+  MaxInputRoundsError,
+  MissingInputHandlerError,
+  type ContextClientInit,
+} from '../../../src';
 import { driveInputRounds } from '../../../src/client/mrtr-driver';
 import { complete, elicit, FakeTransport, type Script } from './fake-transport';
 
@@ -16,12 +22,18 @@ const STATE = 'eyJhIjoxfQ==.\u00e9\u4e16\\"quoted\\" {"k": 1}  ';
 
 test('retries with a new id, this round’s answers and the byte-exact requestState', async () => {
   const { client, transport } = await clientWith((_r, i) =>
-    i === 0 ? { result: { resultType: 'input_required', inputRequests: { user_name: elicit() }, requestState: STATE } } : complete('hi Ada'),
+    i === 0
+      ? { result: { resultType: 'input_required', inputRequests: { user_name: elicit() }, requestState: STATE } }
+      : complete('hi Ada'),
   );
   const result = await client.callTool('greet', { who: 'x' });
   const [first, second] = transport.calls;
   expect(second!.id).not.toBe(first!.id);
-  expect(second!.params).toMatchObject({ name: 'greet', arguments: { who: 'x' }, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } } });
+  expect(second!.params).toMatchObject({
+    name: 'greet',
+    arguments: { who: 'x' },
+    inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
+  });
   expect(second!.params!.requestState).toBe(STATE);
   expect(first!.params).not.toHaveProperty('inputResponses');
   expect(result.content).toEqual([{ type: 'text', text: 'hi Ada' }]);
@@ -29,7 +41,9 @@ test('retries with a new id, this round’s answers and the byte-exact requestSt
 });
 
 test('sends no requestState when the server gave none', async () => {
-  const { client, transport } = await clientWith((_r, i) => (i === 0 ? { result: { resultType: 'input_required', inputRequests: { user_name: elicit() } } } : complete()));
+  const { client, transport } = await clientWith((_r, i) =>
+    i === 0 ? { result: { resultType: 'input_required', inputRequests: { user_name: elicit() } } } : complete(),
+  );
   await client.callTool('t');
   expect(transport.calls[1]!.params).not.toHaveProperty('requestState');
   expect(transport.calls[1]!.params).toHaveProperty('inputResponses');
@@ -37,8 +51,10 @@ test('sends no requestState when the server gave none', async () => {
 
 test('carries only the latest round’s inputResponses', async () => {
   const { client, transport } = await clientWith((_r, i) => {
-    if (i === 0) return { result: { resultType: 'input_required', inputRequests: { a: elicit('A?') }, requestState: 's1' } };
-    if (i === 1) return { result: { resultType: 'input_required', inputRequests: { b: elicit('B?') }, requestState: 's2' } };
+    if (i === 0)
+      return { result: { resultType: 'input_required', inputRequests: { a: elicit('A?') }, requestState: 's1' } };
+    if (i === 1)
+      return { result: { resultType: 'input_required', inputRequests: { b: elicit('B?') }, requestState: 's2' } };
     return complete();
   });
   const result = await client.callTool('t');
@@ -65,7 +81,10 @@ test('a requestState-only round is retried after the backoff, with the state and
     maxInputRounds: 8,
     stateOnlyBackoffMs: 250,
     sleep: async (ms) => void sleeps.push(ms),
-    send: async (p) => (sent.push(p), n++ === 0 ? { resultType: 'input_required', requestState: 'busy' } : { resultType: 'complete' }),
+    send: async (p) => (
+      sent.push(p),
+      n++ === 0 ? { resultType: 'input_required', requestState: 'busy' } : { resultType: 'complete' }
+    ),
     answer: async () => ({}),
   });
   expect(sleeps).toEqual([250]);
@@ -74,10 +93,13 @@ test('a requestState-only round is retried after the backoff, with the state and
 });
 
 test('gives up after maxInputRounds with a typed error naming the round and the keys', async () => {
-  const { client, transport } = await clientWith(() => ({ result: { resultType: 'input_required', inputRequests: { again: elicit() }, requestState: 'x' } }), {
-    ...accept,
-    maxInputRounds: 3,
-  });
+  const { client, transport } = await clientWith(
+    () => ({ result: { resultType: 'input_required', inputRequests: { again: elicit() }, requestState: 'x' } }),
+    {
+      ...accept,
+      maxInputRounds: 3,
+    },
+  );
   const error = await client.callTool('loop').catch((e: unknown) => e);
   expect(error).toBeInstanceOf(MaxInputRoundsError);
   expect(error).toMatchObject({ code: 'OMC_CLIENT_MAX_ROUNDS', round: 4, pendingKeys: ['again'] });
@@ -86,7 +108,9 @@ test('gives up after maxInputRounds with a typed error naming the round and the 
 });
 
 test('manual mode hands the input_required result back', async () => {
-  const { client, transport } = await clientWith(() => ({ result: { resultType: 'input_required', inputRequests: { user_name: elicit() }, requestState: 's' } }));
+  const { client, transport } = await clientWith(() => ({
+    result: { resultType: 'input_required', inputRequests: { user_name: elicit() }, requestState: 's' },
+  }));
   const result = (await client.callTool('t', {}, { manual: true })) as unknown as Record<string, unknown>;
   expect(result.resultType).toBe('input_required');
   expect(result.requestState).toBe('s');
@@ -95,11 +119,19 @@ test('manual mode hands the input_required result back', async () => {
 
 test('an ask without a handler is a typed error and nothing is retried', async () => {
   const { client, transport } = await clientWith(() => ({
-    result: { resultType: 'input_required', inputRequests: { model: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } } } },
+    result: {
+      resultType: 'input_required',
+      inputRequests: { model: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } } },
+    },
   }));
   const error = await client.callTool('t').catch((e: unknown) => e);
   expect(error).toBeInstanceOf(MissingInputHandlerError);
-  expect(error).toMatchObject({ code: 'OMC_CLIENT_NO_HANDLER', inputMethod: 'sampling/createMessage', handler: 'sampling', key: 'model' });
+  expect(error).toMatchObject({
+    code: 'OMC_CLIENT_NO_HANDLER',
+    inputMethod: 'sampling/createMessage',
+    handler: 'sampling',
+    key: 'model',
+  });
   expect(transport.calls).toHaveLength(1);
 });
 
@@ -108,7 +140,15 @@ test('answers every ask of a round in parallel', async () => {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const { client } = await clientWith(
-    (_r, i) => (i === 0 ? { result: { resultType: 'input_required', inputRequests: { a: elicit('A'), b: elicit('B'), r: { method: 'roots/list', params: {} } } } } : complete()),
+    (_r, i) =>
+      i === 0
+        ? {
+            result: {
+              resultType: 'input_required',
+              inputRequests: { a: elicit('A'), b: elicit('B'), r: { method: 'roots/list', params: {} } },
+            },
+          }
+        : complete(),
     {
       elicitation: async (p) => {
         started.push(p.message);
@@ -127,9 +167,13 @@ test('answers every ask of a round in parallel', async () => {
 
 test('the handler gets the input-request key', async () => {
   const keys: (string | undefined)[] = [];
-  const { client } = await clientWith((_r, i) => (i === 0 ? { result: { resultType: 'input_required', inputRequests: { user_name: elicit() } } } : complete()), {
-    elicitation: (_p, ctx) => (keys.push(ctx.key), { action: 'decline' }),
-  });
+  const { client } = await clientWith(
+    (_r, i) =>
+      i === 0 ? { result: { resultType: 'input_required', inputRequests: { user_name: elicit() } } } : complete(),
+    {
+      elicitation: (_p, ctx) => (keys.push(ctx.key), { action: 'decline' }),
+    },
+  );
   await client.callTool('t');
   expect(keys).toEqual(['user_name']);
 });
@@ -138,9 +182,19 @@ test('prompts/get and resources/read use the same driver', async () => {
   const { client, transport } = await clientWith((r, i) =>
     i % 2 === 0
       ? { result: { resultType: 'input_required', inputRequests: { user_name: elicit() } } }
-      : { result: r.method === 'prompts/get' ? { resultType: 'complete', messages: [] } : { resultType: 'complete', contents: [] } },
+      : {
+          result:
+            r.method === 'prompts/get'
+              ? { resultType: 'complete', messages: [] }
+              : { resultType: 'complete', contents: [] },
+        },
   );
   await client.getPrompt('p');
   await client.readResource('x://r');
-  expect(transport.calls.map((c) => c.method)).toEqual(['prompts/get', 'prompts/get', 'resources/read', 'resources/read']);
+  expect(transport.calls.map((c) => c.method)).toEqual([
+    'prompts/get',
+    'prompts/get',
+    'resources/read',
+    'resources/read',
+  ]);
 });

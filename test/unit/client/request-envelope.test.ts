@@ -14,14 +14,25 @@ const headerTool = {
     },
   },
 };
-const badTool = { name: 'bad', inputSchema: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'My Region' } } } };
-const tools: Script = (r) => (r.method === 'tools/list' ? { result: { resultType: 'complete', tools: [headerTool, badTool] } } : complete());
+const badTool = {
+  name: 'bad',
+  inputSchema: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'My Region' } } },
+};
+const tools: Script = (r) =>
+  r.method === 'tools/list' ? { result: { resultType: 'complete', tools: [headerTool, badTool] } } : complete();
 
 test('_meta carries version, capabilities, client info, log level and progress token', async () => {
   const transport = new FakeTransport(() => complete());
   const client = await ContextClient.connect(
     { transport },
-    { protocolVersion: '2026-07-28', clientInfo: { name: 'c', version: '9' }, logLevel: 'info', roots: () => [], sampling: () => ({ role: 'assistant', content: { type: 'text', text: '' }, model: 'm' }), samplingTools: true },
+    {
+      protocolVersion: '2026-07-28',
+      clientInfo: { name: 'c', version: '9' },
+      logLevel: 'info',
+      roots: () => [],
+      sampling: () => ({ role: 'assistant', content: { type: 'text', text: '' }, model: 'm' }),
+      samplingTools: true,
+    },
   );
   await client.callTool('t', {}, { onProgress: () => undefined });
   expect(transport.calls[0]!.params!._meta).toEqual({
@@ -36,7 +47,10 @@ test('_meta carries version, capabilities, client info, log level and progress t
 test('HTTP headers: version, method, name and the x-mcp-header mirrors (base64 for unsafe, none for null)', async () => {
   const transport = new FakeTransport(tools, 'http');
   const warnings: string[] = [];
-  const client = await ContextClient.connect({ transport }, { protocolVersion: '2026-07-28', onWarning: (m) => warnings.push(m) });
+  const client = await ContextClient.connect(
+    { transport },
+    { protocolVersion: '2026-07-28', onWarning: (m) => warnings.push(m) },
+  );
   await client.callTool('query', { region: ' eu west ', priority: 42, verbose: null, note: 'n' });
   const call = transport.requests.find((r) => r.message.method === 'tools/call')!;
   expect(call.headers).toEqual({
@@ -59,7 +73,16 @@ test('a tool with invalid x-mcp-header declarations is dropped from listTools an
 test('-32022 is retried once with a supported version; a second refusal surfaces as ProtocolError', async () => {
   let refusals = 2;
   const transport = new FakeTransport(() =>
-    refusals-- > 0 ? { error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: 'x' } }, httpStatus: 400 } : complete(),
+    refusals-- > 0
+      ? {
+          error: {
+            code: -32022,
+            message: 'Unsupported protocol version',
+            data: { supported: ['2026-07-28'], requested: 'x' },
+          },
+          httpStatus: 400,
+        }
+      : complete(),
   );
   const client = await ContextClient.connect({ transport }, { protocolVersion: '2026-07-28' });
   const error = await client.callTool('t').catch((e: unknown) => e);
@@ -77,12 +100,19 @@ test('aborting a call on a stream transport sends notifications/cancelled', asyn
   controller.abort(new Error('user gave up'));
   await expect(call).rejects.toThrow('user gave up');
   expect(transport.notifications).toEqual([
-    { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: transport.calls[0]!.id, reason: 'user gave up' } },
+    {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: transport.calls[0]!.id, reason: 'user gave up' },
+    },
   ]);
 });
 
 test('aborting a modern HTTP call closes the request instead of notifying', async () => {
-  const transport = new FakeTransport((r) => (r.method === 'tools/list' ? { result: { tools: [] } } : new Promise(() => undefined)), 'http');
+  const transport = new FakeTransport(
+    (r) => (r.method === 'tools/list' ? { result: { tools: [] } } : new Promise(() => undefined)),
+    'http',
+  );
   const client = await ContextClient.connect({ transport }, { protocolVersion: '2026-07-28' });
   const controller = new AbortController();
   const call = client.callTool('slow', {}, { signal: controller.signal });
@@ -95,7 +125,11 @@ test('aborting a modern HTTP call closes the request instead of notifying', asyn
 test('requestTimeoutMs cancels a request with a typed error', async () => {
   const transport = new FakeTransport(() => new Promise(() => undefined));
   const client = await ContextClient.connect({ transport }, { protocolVersion: '2026-07-28', requestTimeoutMs: 20 });
-  await expect(client.callTool('slow')).rejects.toMatchObject({ name: 'FrameworkError', method: 'tools/call', timeoutMs: 20 });
+  await expect(client.callTool('slow')).rejects.toMatchObject({
+    name: 'FrameworkError',
+    method: 'tools/call',
+    timeoutMs: 20,
+  });
 });
 
 test('list methods follow cursors; *Page returns one page', async () => {

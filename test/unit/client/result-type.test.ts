@@ -20,8 +20,14 @@ beforeAll(async () => {
       const result =
         msg.method === 'server/discover'
           ? { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, _meta: meta }
-          : { ...(nextResultType === undefined ? {} : { resultType: nextResultType }), content: [{ type: 'text', text: 'ok' }], _meta: meta };
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+          : {
+              ...(nextResultType === undefined ? {} : { resultType: nextResultType }),
+              content: [{ type: 'text', text: 'ok' }],
+              _meta: meta,
+            };
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -32,7 +38,10 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 test.each(['task', 'partial', 42, null])('an unknown resultType %p is an error, not a result', async (kind) => {
   const client = await ContextClient.connect({ url }, { protocolVersion: '2026-07-28' });
   nextResultType = kind;
-  await expect(client.callTool('x', {})).rejects.toMatchObject({ code: 'OMC_CLIENT_BAD_REPLY', message: expect.stringContaining('unknown resultType') });
+  await expect(client.callTool('x', {})).rejects.toMatchObject({
+    code: 'OMC_CLIENT_BAD_REPLY',
+    message: expect.stringContaining('unknown resultType'),
+  });
   await client.close();
 });
 

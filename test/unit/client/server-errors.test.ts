@@ -37,7 +37,12 @@ test('the subclasses read their data', () => {
 
 test('a call rejects with the typed error', async () => {
   const transport = new FakeTransport((r) =>
-    r.method === 'tools/call' ? { error: { code: -32021, message: 'needs sampling', data: { requiredCapabilities: { sampling: {} } } }, httpStatus: 400 } : complete(),
+    r.method === 'tools/call'
+      ? {
+          error: { code: -32021, message: 'needs sampling', data: { requiredCapabilities: { sampling: {} } } },
+          httpStatus: 400,
+        }
+      : complete(),
   );
   const client = await ContextClient.connect({ transport }, { protocolVersion: '2026-07-28' });
   const error = await client.callTool('t').catch((e: unknown) => e);

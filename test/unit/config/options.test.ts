@@ -1,5 +1,16 @@
-/** One options model: one definition per option, unknown keys refused with a suggestion, every message names its field. */
-import { ContextServerModule, FrameworkError, McpApplication, Resource, ResourceTemplate, createNodeHandler, serveHttp, serveStdio } from '../../../src';
+/**
+ * One options model: one definition per option, unknown keys refused with a suggestion, every message names its field.
+ */
+import {
+  ContextServerModule,
+  FrameworkError,
+  McpApplication,
+  Resource,
+  ResourceTemplate,
+  createNodeHandler,
+  serveHttp,
+  serveStdio,
+} from '../../../src';
 import { resolveClientOptions } from '../../../src/client/options';
 import { validateHttpOptions } from '../../../src/transports/http/http-options';
 import { resolveRequestStateOptions } from '../../../src/state';
@@ -24,13 +35,37 @@ const app = (extra: object = {}) => McpApplication.create({ name: 'opts', versio
 
 describe('unknown keys are refused with a "did you mean"', () => {
   it.each([
-    ['ContextServerModule.configure', () => ContextServerModule.configure({ requestStateKeys: 'x' } as object), 'requestStateKeys: unknown option; did you mean "requestStateKey"?'],
-    ['ContextServerModule.configure (case)', () => ContextServerModule.configure({ pagesize: 10 } as object), 'pagesize: unknown option; did you mean "pageSize"?'],
-    ['a nested option', () => ContextServerModule.configure({ listCache: { ttl: 5 } } as object), 'listCache.ttl: unknown option; did you mean "ttlMs"?'],
+    [
+      'ContextServerModule.configure',
+      () => ContextServerModule.configure({ requestStateKeys: 'x' } as object),
+      'requestStateKeys: unknown option; did you mean "requestStateKey"?',
+    ],
+    [
+      'ContextServerModule.configure (case)',
+      () => ContextServerModule.configure({ pagesize: 10 } as object),
+      'pagesize: unknown option; did you mean "pageSize"?',
+    ],
+    [
+      'a nested option',
+      () => ContextServerModule.configure({ listCache: { ttl: 5 } } as object),
+      'listCache.ttl: unknown option; did you mean "ttlMs"?',
+    ],
     ['McpApplication.create', () => app({ provider: [] }), 'provider: unknown option; did you mean "providers"?'],
-    ['HttpOptions', () => validateHttpOptions({ maxBodySize: 10 } as object), 'maxBodySize: unknown option; did you mean "maxBodyBytes"?'],
-    ['ContextClientOptions', () => resolveClientOptions({ maxInputRound: 3 } as object), 'maxInputRound: unknown option; did you mean "maxInputRounds"?'],
-    ['ClientInfoOptions', () => resolveClientOptions({ clientInfo: { nmae: 'x' } } as object), 'clientInfo.nmae: unknown option; did you mean "name"?'],
+    [
+      'HttpOptions',
+      () => validateHttpOptions({ maxBodySize: 10 } as object),
+      'maxBodySize: unknown option; did you mean "maxBodyBytes"?',
+    ],
+    [
+      'ContextClientOptions',
+      () => resolveClientOptions({ maxInputRound: 3 } as object),
+      'maxInputRound: unknown option; did you mean "maxInputRounds"?',
+    ],
+    [
+      'ClientInfoOptions',
+      () => resolveClientOptions({ clientInfo: { nmae: 'x' } } as object),
+      'clientInfo.nmae: unknown option; did you mean "name"?',
+    ],
   ])('%s', (_where, run, says) => {
     expect(lines(refusal(run))).toContain(says);
   });
@@ -41,13 +76,21 @@ describe('unknown keys are refused with a "did you mean"', () => {
   });
 
   it('StdioOptions too, before touching stdin', async () => {
-    await expect(serveStdio(app(), { maxFrameByte: 10 } as object)).rejects.toThrow(/maxFrameByte: unknown option; did you mean "maxFrameBytes"\?/);
-    await expect(serveStdio(app(), { maxFrameBytes: 10 })).rejects.toThrow(/maxFrameBytes: must not be less than 1024 \(got 10\)/);
+    await expect(serveStdio(app(), { maxFrameByte: 10 } as object)).rejects.toThrow(
+      /maxFrameByte: unknown option; did you mean "maxFrameBytes"\?/,
+    );
+    await expect(serveStdio(app(), { maxFrameBytes: 10 })).rejects.toThrow(
+      /maxFrameBytes: must not be less than 1024 \(got 10\)/,
+    );
   });
 
   it('refuses before serving: serveHttp and createNodeHandler', async () => {
-    await expect(serveHttp(app(), { port: 0, hots: 'x' } as object)).rejects.toThrow(/hots: unknown option; did you mean "host"\?/);
-    expect(() => createNodeHandler(app(), Object.freeze({ pth: '/x' }) as object)).toThrow(/pth: unknown option; did you mean "path"\?/);
+    await expect(serveHttp(app(), { port: 0, hots: 'x' } as object)).rejects.toThrow(
+      /hots: unknown option; did you mean "host"\?/,
+    );
+    expect(() => createNodeHandler(app(), Object.freeze({ pth: '/x' }) as object)).toThrow(
+      /pth: unknown option; did you mean "path"\?/,
+    );
   });
 });
 
@@ -80,14 +123,22 @@ describe('each message names the field that is wrong', () => {
   });
 
   it('never echoes a string value (it may be a key)', () => {
-    const message = refusal(() => ContextServerModule.configure({ requestStateKey: 'hunter2-not-a-key', instructions: 7 as never }));
+    const message = refusal(() =>
+      ContextServerModule.configure({ requestStateKey: 'hunter2-not-a-key', instructions: 7 as never }),
+    );
     expect(message).not.toContain('hunter2');
     expect(lines(message)).toContain('instructions: must be a string (got 7)');
   });
 
   it('names every problem in one error', () => {
-    const found = lines(refusal(() => ContextServerModule.configure({ pageSize: 0, maxReasks: 11, requestStateLifetime: 0, typo: 1 } as object)));
-    expect(found.map((l) => l.split(':')[0])).toEqual(expect.arrayContaining(['typo', 'pageSize', 'maxReasks', 'requestStateLifetime']));
+    const found = lines(
+      refusal(() =>
+        ContextServerModule.configure({ pageSize: 0, maxReasks: 11, requestStateLifetime: 0, typo: 1 } as object),
+      ),
+    );
+    expect(found.map((l) => l.split(':')[0])).toEqual(
+      expect.arrayContaining(['typo', 'pageSize', 'maxReasks', 'requestStateLifetime']),
+    );
   });
 });
 

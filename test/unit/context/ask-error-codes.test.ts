@@ -1,4 +1,6 @@
-/** Each way a legacy ask fails has its own code: a handler can tell "cannot ask" from "asked, answers stayed invalid". */
+/**
+ * Each way a legacy ask fails has its own code: a handler can tell "cannot ask" from "asked, answers stayed invalid".
+ */
 import { IsString, MinLength } from 'class-validator';
 import { Context, FrameworkError, Tool } from '../../../src';
 import { MemoryClient, makeApp } from '../../helpers/apps';

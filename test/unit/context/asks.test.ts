@@ -120,7 +120,13 @@ function answerer(overrides: Partial<Record<string, Answer>> = {}): Record<strin
 }
 
 /** Drives a 2026 call through its rounds like a client would; returns the final result and rounds. */
-async function driveModern(client: MemoryClient, method: string, params: JsonObject, answers: Record<string, Answer>, maxRounds = 8) {
+async function driveModern(
+  client: MemoryClient,
+  method: string,
+  params: JsonObject,
+  answers: Record<string, Answer>,
+  maxRounds = 8,
+) {
   let extra: JsonObject = {};
   const requests: JsonObject[] = [];
   for (let round = 1; round <= maxRounds; round++) {
@@ -130,13 +136,20 @@ async function driveModern(client: MemoryClient, method: string, params: JsonObj
     const inputRequests = (r.result.inputRequests ?? {}) as Record<string, { method: string; params: JsonObject }>;
     requests.push(inputRequests);
     const inputResponses: JsonObject = {};
-    for (const [key, req] of Object.entries(inputRequests)) inputResponses[key] = await answers[req.method]!(req.params);
+    for (const [key, req] of Object.entries(inputRequests))
+      inputResponses[key] = await answers[req.method]!(req.params);
     extra = { inputResponses, requestState: r.result.requestState };
   }
   throw new Error('too many rounds');
 }
 
-async function run(era: 'modern' | 'legacy', method: string, params: JsonObject, answers = answerer(), capabilities: object = allCaps) {
+async function run(
+  era: 'modern' | 'legacy',
+  method: string,
+  params: JsonObject,
+  answers = answerer(),
+  capabilities: object = allCaps,
+) {
   const client = await MemoryClient.connect(app, { era, capabilities, handlers: answers });
   if (era === 'modern') return driveModern(client, method, params, answers);
   const r = await client.raw(method, params);
@@ -179,7 +192,8 @@ describe.each(['modern', 'legacy'] as const)('%s', (era) => {
   test('an invalid answer is asked again, never completed with', async () => {
     let calls = 0;
     const answers = answerer({
-      'elicitation/create': () => (++calls === 1 ? { action: 'accept', content: { name: '' } } : { action: 'accept', content: { name: 'Bo' } }),
+      'elicitation/create': () =>
+        ++calls === 1 ? { action: 'accept', content: { name: '' } } : { action: 'accept', content: { name: 'Bo' } },
     });
     const r = await run(era, 'tools/call', { name: 'single' }, answers);
     expect(text(r)).toBe('Hello, Bo!');
@@ -189,7 +203,13 @@ describe.each(['modern', 'legacy'] as const)('%s', (era) => {
 
   test('undeclared capability: -32021 on 2026, a clear tool error on legacy; no request sent', async () => {
     let sent = 0;
-    const r = await run(era, 'tools/call', { name: 'needsSampling' }, answerer({ 'sampling/createMessage': () => (sent++, {}) }), { elicitation: {} });
+    const r = await run(
+      era,
+      'tools/call',
+      { name: 'needsSampling' },
+      answerer({ 'sampling/createMessage': () => (sent++, {}) }),
+      { elicitation: {} },
+    );
     expect(sent).toBe(0);
     if (era === 'modern') {
       expect(r.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
@@ -200,7 +220,9 @@ describe.each(['modern', 'legacy'] as const)('%s', (era) => {
   });
 
   test('a handler can check capabilities and degrade', async () => {
-    expect(text(await run(era, 'tools/call', { name: 'degrades' }, answerer(), { sampling: {} }))).toBe('no elicitation: default used');
+    expect(text(await run(era, 'tools/call', { name: 'degrades' }, answerer(), { sampling: {} }))).toBe(
+      'no elicitation: default used',
+    );
   });
 
   test('prompts and resource reads may ask', async () => {
@@ -235,7 +257,10 @@ describe('2026 replay rules', () => {
       inputResponses: { user_name: { action: 'accept', content: { name: 'Al' } }, unknown_extra_key: { x: 1 } },
     });
     expect(ok).toMatchObject({ resultType: 'complete', content: [{ text: 'Hello, Al!' }] });
-    const again = await c.request('tools/call', { name: 'single', inputResponses: { wrong_key: { action: 'accept' } } });
+    const again = await c.request('tools/call', {
+      name: 'single',
+      inputResponses: { wrong_key: { action: 'accept' } },
+    });
     expect(again).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: expect.any(Object) } });
   });
 
@@ -267,9 +292,17 @@ describe('2026 replay rules', () => {
       if ('error' in r) errors.push(r.error);
     }
     expect(new Set(errors.map((e) => JSON.stringify(e))).size).toBe(1);
-    expect(errors[0]).toEqual({ code: -32602, message: 'Invalid or expired requestState', data: { reason: 'invalid_request_state' } });
+    expect(errors[0]).toEqual({
+      code: -32602,
+      message: 'Invalid or expired requestState',
+      data: { reason: 'invalid_request_state' },
+    });
     expect(counters.beforeAsk).toBe(0);
-    const ok = await c.request('tools/call', { name: 'sequential', requestState: state, inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } } });
+    const ok = await c.request('tools/call', {
+      name: 'sequential',
+      requestState: state,
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
+    });
     expect(ok.resultType).toBe('input_required');
   });
 
@@ -289,9 +322,20 @@ describe('2026 replay rules', () => {
     expect(Object.keys(r1.inputRequests as object)).toEqual(['q']);
     questionVariant.value = 'b';
     const answer = { q: { action: 'accept', content: { name: 'Old' } } };
-    const r2 = await c.request('tools/call', { name: 'changing', requestState: r1.requestState, inputResponses: answer });
-    expect(r2).toMatchObject({ resultType: 'input_required', inputRequests: { q: { params: { message: 'Name for b?' } } } });
-    const r3 = await c.request('tools/call', { name: 'changing', requestState: r2.requestState, inputResponses: answer });
+    const r2 = await c.request('tools/call', {
+      name: 'changing',
+      requestState: r1.requestState,
+      inputResponses: answer,
+    });
+    expect(r2).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { q: { params: { message: 'Name for b?' } } },
+    });
+    const r3 = await c.request('tools/call', {
+      name: 'changing',
+      requestState: r2.requestState,
+      inputResponses: answer,
+    });
     expect(r3).toMatchObject({ resultType: 'complete', content: [{ text: 'accept' }] });
   });
 
@@ -299,7 +343,11 @@ describe('2026 replay rules', () => {
     const m = await connect();
     const r1 = await m.request('tools/call', { name: 'single' });
     const legacy = await MemoryClient.connect(app, { era: 'legacy', capabilities: allCaps, handlers: answerer() });
-    const r = await legacy.request('tools/call', { name: 'single', requestState: r1.requestState, inputResponses: { user_name: { action: 'accept', content: { name: 'Eve' } } } });
+    const r = await legacy.request('tools/call', {
+      name: 'single',
+      requestState: r1.requestState,
+      inputResponses: { user_name: { action: 'accept', content: { name: 'Eve' } } },
+    });
     expect((r.content as { text: string }[])[0]!.text).toBe('Hello, Ada!');
   });
 });
@@ -317,13 +365,20 @@ describe('legacy real await', () => {
     for (let i = 0; i < 200 && !seen; i++) await new Promise((r) => setTimeout(r, 10)); // until the ask arrives
     expect(seen).toBeDefined();
     c.notify('notifications/cancelled', { requestId: 2, reason: 'user' }); // id 1 was initialize
-    const outcome = await Promise.race([pending.then(() => 'answered'), new Promise((r) => setTimeout(() => r('no response'), 100))]);
+    const outcome = await Promise.race([
+      pending.then(() => 'answered'),
+      new Promise((r) => setTimeout(() => r('no response'), 100)),
+    ]);
     expect(outcome).toBe('no response');
     expect(await c.request('tools/list')).toMatchObject({ tools: expect.any(Array) });
   });
 
   test('an ask times out after its own timeoutMs with a readable tool error', async () => {
-    const c = await MemoryClient.connect(app, { era: 'legacy', capabilities: allCaps, handlers: { 'elicitation/create': () => new Promise(() => undefined) } });
+    const c = await MemoryClient.connect(app, {
+      era: 'legacy',
+      capabilities: allCaps,
+      handlers: { 'elicitation/create': () => new Promise(() => undefined) },
+    });
     expect(await c.request('tools/call', { name: 'quickConfirm' })).toMatchObject({
       isError: true,
       content: [{ text: 'The client did not answer elicitation/create within 50 ms.' }],
@@ -338,7 +393,10 @@ describe('legacy real await', () => {
       handlers: { 'elicitation/create': () => (asked++, { action: 'accept', content: { name: '' } }) },
     });
     const r = await c.request('tools/call', { name: 'single' });
-    expect(r).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^The client's answers were invalid: name must be longer/) }] });
+    expect(r).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^The client's answers were invalid: name must be longer/) }],
+    });
     expect(asked).toBe(4); // the first ask and maxReasks (3) more
   });
 
@@ -347,17 +405,36 @@ describe('legacy real await', () => {
     const { LegacySession } = await import('../../../src/server/legacy-session');
     const session = new LegacySession();
     session.clientCapabilities = allCaps;
-    const reply = await dispatcherOf(app).handleLegacy({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'single' } }, session, io);
-    expect(reply.message).toMatchObject({ result: { isError: true, content: [{ text: expect.stringMatching(/no channel for server-to-client requests/) }] } });
+    const reply = await dispatcherOf(app).handleLegacy(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'single' } },
+      session,
+      io,
+    );
+    expect(reply.message).toMatchObject({
+      result: { isError: true, content: [{ text: expect.stringMatching(/no channel for server-to-client requests/) }] },
+    });
   });
 });
 
 describe('legacy revisions gate asks whatever the client declares', () => {
   test('2025-03-26 has no elicitation; 2025-06-18 has form but not URL elicitation', async () => {
-    const old = await MemoryClient.connect(app, { era: 'legacy', protocolVersion: '2025-03-26', capabilities: allCaps, handlers: answerer() });
+    const old = await MemoryClient.connect(app, {
+      era: 'legacy',
+      protocolVersion: '2025-03-26',
+      capabilities: allCaps,
+      handlers: answerer(),
+    });
     const r = await old.request('tools/call', { name: 'single' });
-    expect(r).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/2025-03-26 has no elicitation/) }] });
-    const mid = await MemoryClient.connect(app, { era: 'legacy', protocolVersion: '2025-06-18', capabilities: allCaps, handlers: answerer() });
+    expect(r).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/2025-03-26 has no elicitation/) }],
+    });
+    const mid = await MemoryClient.connect(app, {
+      era: 'legacy',
+      protocolVersion: '2025-06-18',
+      capabilities: allCaps,
+      handlers: answerer(),
+    });
     expect(await mid.request('tools/call', { name: 'single' })).toMatchObject({ content: [{ text: 'Hello, Ada!' }] });
   });
 });

@@ -58,7 +58,9 @@ class Shapes {
 const answers = (name = 'Ada', confirm = true) => ({
   'elicitation/create': (p: JsonObject) => {
     const props = Object.keys(((p.requestedSchema as JsonObject).properties as JsonObject) ?? {});
-    return props.includes('confirm') ? { action: 'accept', content: { confirm } } : { action: 'accept', content: { name } };
+    return props.includes('confirm')
+      ? { action: 'accept', content: { confirm } }
+      : { action: 'accept', content: { name } };
   },
 });
 const caps = { elicitation: {} };
@@ -96,7 +98,10 @@ describe('2026: exactly once whatever the client resends', () => {
     const final = sent[sent.length - 1]!;
     const again = await client.raw('tools/call', final);
     expect('result' in again && again.result).toEqual(result);
-    const otherAnswer = { ...final, inputResponses: { 'elicitation-2': { action: 'accept', content: { name: 'Mallory' } } } };
+    const otherAnswer = {
+      ...final,
+      inputResponses: { 'elicitation-2': { action: 'accept', content: { name: 'Mallory' } } },
+    };
     const forged = await client.raw('tools/call', otherAnswer);
     expect('result' in forged && text(forged.result)).toBe('TD-1:Ada');
     expect(effects).toMatchObject({ charges: 1, tail: 1 });
@@ -106,7 +111,10 @@ describe('2026: exactly once whatever the client resends', () => {
     const client = await MemoryClient.connect(app, { era: 'modern', capabilities: caps });
     const { result, sent } = await drive(client, 'book');
     const round2 = sent[1]!;
-    const fork = await client.raw('tools/call', { ...round2, inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: false } } } });
+    const fork = await client.raw('tools/call', {
+      ...round2,
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: false } } },
+    });
     expect('result' in fork && fork.result).toEqual(result);
     expect(effects).toMatchObject({ charges: 1, tail: 1 });
   });
@@ -133,7 +141,12 @@ describe('2026: exactly once whatever the client resends', () => {
     // Each copy continues its own branch; both complete with the one charge.
     const finish = async (r: typeof a) => {
       const st = 'result' in r ? (r.result.requestState as string) : '';
-      const done = await client.raw('tools/call', { name: 'book', arguments: {}, requestState: st, inputResponses: { 'elicitation-2': { action: 'accept', content: { name: 'Ada' } } } });
+      const done = await client.raw('tools/call', {
+        name: 'book',
+        arguments: {},
+        requestState: st,
+        inputResponses: { 'elicitation-2': { action: 'accept', content: { name: 'Ada' } } },
+      });
       return 'result' in done ? text(done.result) : 'error';
     };
     expect(await finish(a)).toBe('TD-1:Ada');
@@ -147,10 +160,18 @@ describe('2026: exactly once whatever the client resends', () => {
     const first = await client.raw('tools/call', { name: 'catcher', arguments: {} });
     expect('result' in first && first.result.resultType).toBe('input_required');
     const second = await client.raw('tools/call', { name: 'catcher', arguments: {} });
-    expect('error' in second && second.error).toMatchObject({ code: -32603, message: expect.stringMatching(/maxTrackedFlows/) });
+    expect('error' in second && second.error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/maxTrackedFlows/),
+    });
     // The tracked flow goes on, and a call that needs no next round is not affected.
     const state = 'result' in first ? (first.result.requestState as string) : '';
-    const done = await client.raw('tools/call', { name: 'catcher', arguments: {}, requestState: state, inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } } });
+    const done = await client.raw('tools/call', {
+      name: 'catcher',
+      arguments: {},
+      requestState: state,
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
+    });
     expect('result' in done && text(done.result)).toBe('went');
   });
 });

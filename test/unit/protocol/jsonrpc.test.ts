@@ -55,7 +55,9 @@ describe('decodeText', () => {
   });
 
   test('prototype keys stay plain data', () => {
-    const d = decodeText('{"jsonrpc":"2.0","id":1,"method":"x","params":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}');
+    const d = decodeText(
+      '{"jsonrpc":"2.0","id":1,"method":"x","params":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}',
+    );
     expect(d.kind).toBe('request');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(decodeValue(Object.create({ method: 'inherited', jsonrpc: '2.0' })).kind).toBe('invalid');

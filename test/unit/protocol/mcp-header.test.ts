@@ -27,7 +27,11 @@ describe('decodeHeaderValue', () => {
   );
 
   test('encode/decode round-trips any string', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => expect(decodeHeaderValue(encodeHeaderValue(s))).toEqual({ ok: true, value: s })));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (s) =>
+        expect(decodeHeaderValue(encodeHeaderValue(s))).toEqual({ ok: true, value: s }),
+      ),
+    );
   });
 
   test('safe ASCII stays plain; whitespace edges, non-ASCII and the sentinel are base64', () => {
@@ -51,11 +55,18 @@ describe('headerMatchesValue', () => {
 });
 
 describe('x-mcp-header declarations', () => {
-  const schema = (props: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties: props, ...extra });
+  const schema = (props: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    type: 'object',
+    properties: props,
+    ...extra,
+  });
 
   test('valid declarations on string/integer/boolean through properties chains', () => {
     const { params, problems } = readHeaderParams(
-      schema({ region: { type: 'string', 'x-mcp-header': 'Region' }, nested: { type: 'object', properties: { n: { type: 'integer', 'x-mcp-header': 'N' } } } }),
+      schema({
+        region: { type: 'string', 'x-mcp-header': 'Region' },
+        nested: { type: 'object', properties: { n: { type: 'integer', 'x-mcp-header': 'N' } } },
+      }),
     );
     expect(problems).toEqual([]);
     expect(params.map((p) => [p.path.join('.'), p.name])).toEqual([['region', 'Region'], ['nested.n', 'N']]);
@@ -71,7 +82,10 @@ describe('x-mcp-header declarations', () => {
     ['number type', schema({ a: { type: 'number', 'x-mcp-header': 'A' } })],
     ['object type', schema({ a: { type: 'object', 'x-mcp-header': 'A' } })],
     ['array type', schema({ a: { type: 'array', 'x-mcp-header': 'A' } })],
-    ['duplicate (case-insensitive)', schema({ a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'region' } })],
+    [
+      'duplicate (case-insensitive)',
+      schema({ a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'region' } }),
+    ],
     ['inside items', schema({ a: { type: 'array', items: { type: 'string', 'x-mcp-header': 'A' } } })],
     ['inside oneOf', schema({}, { oneOf: [{ properties: { a: { type: 'string', 'x-mcp-header': 'A' } } }] })],
     ['inside $defs', schema({}, { $defs: { D: { type: 'string', 'x-mcp-header': 'A' } } })],
@@ -85,7 +99,11 @@ describe('x-mcp-header declarations', () => {
   test('registration refuses a bad declaration with OMC_INVALID_MCP_HEADER naming owner and property', () => {
     const app = McpApplication.create({ name: 'h', version: '1', providers: [] });
     const add = () =>
-      app.addTool({ name: 'bad', input: schema({ price: { type: 'number', 'x-mcp-header': 'Price' } }), handler: () => 'x' });
+      app.addTool({
+        name: 'bad',
+        input: schema({ price: { type: 'number', 'x-mcp-header': 'Price' } }),
+        handler: () => 'x',
+      });
     expect(add).toThrow(FrameworkError);
     expect(add).toThrow(/OMC_INVALID_MCP_HEADER.*bad.*price/);
   });

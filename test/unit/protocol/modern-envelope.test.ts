@@ -10,9 +10,18 @@ test('a whole envelope hands back its _meta', () => {
 });
 
 test('a missing field is named; the version is checked before the capabilities', () => {
-  expect(checkEnvelope(undefined)).toEqual({ kind: 'missing', message: 'Invalid request metadata: params._meta is required' });
+  expect(checkEnvelope(undefined)).toEqual({
+    kind: 'missing',
+    message: 'Invalid request metadata: params._meta is required',
+  });
   expect(checkEnvelope({ _meta: [] })).toMatchObject({ kind: 'missing' });
-  expect(checkEnvelope({ _meta: { [CAPS]: {} } })).toEqual({ kind: 'missing', message: `Invalid request metadata: _meta["${VERSION}"] is required` });
+  expect(checkEnvelope({ _meta: { [CAPS]: {} } })).toEqual({
+    kind: 'missing',
+    message: `Invalid request metadata: _meta["${VERSION}"] is required`,
+  });
   expect(checkEnvelope({ _meta: { [VERSION]: '2099-01-01' } })).toEqual({ kind: 'unsupported', version: '2099-01-01' });
-  expect(checkEnvelope({ _meta: { [VERSION]: '2026-07-28' } })).toMatchObject({ kind: 'missing', message: expect.stringContaining(CAPS) });
+  expect(checkEnvelope({ _meta: { [VERSION]: '2026-07-28' } })).toMatchObject({
+    kind: 'missing',
+    message: expect.stringContaining(CAPS),
+  });
 });

@@ -1,5 +1,15 @@
 import { IsString } from 'class-validator';
-import { Context, FrameworkError, injectable, McpApplication, Prompt, Resource, ResourceTemplate, Tool, inject } from '../../../src';
+import {
+  Context,
+  FrameworkError,
+  injectable,
+  McpApplication,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+  inject,
+} from '../../../src';
 import { MetadataKeys } from '../../../src/metadata/keys';
 import { MetadataStore } from '../../../src/metadata/store';
 import { makeApp, MemoryClient } from '../../helpers/apps';
@@ -47,7 +57,9 @@ describe('decorators record plain metadata', () => {
     expect(Object.isFrozen(MetadataStore.tools(Recorded)[0]!.options)).toBe(true);
     expect(MetadataStore.prompts(Recorded)).toEqual([{ method: 'b', options: { description: 'p' } }]);
     expect(MetadataStore.resources(Recorded)).toEqual([{ method: 'c', options: { uri: 'test://x' } }]);
-    expect(MetadataStore.resourceTemplates(Recorded)).toEqual([{ method: 'd', options: { uriTemplate: 'test://{id}' } }]);
+    expect(MetadataStore.resourceTemplates(Recorded)).toEqual([
+      { method: 'd', options: { uriTemplate: 'test://{id}' } },
+    ]);
     expect(MetadataStore.paramTypes(Recorded, 'a')).toEqual([Args]);
   });
 
@@ -122,8 +134,12 @@ describe('start-up validation names the class and method', () => {
   });
 
   test('bad options fail at configure time with a readable list', () => {
-    expect(() => makeApp([], { pageSize: 0, legacyAskTimeoutMs: 'soon' })).toThrow(/pageSize: must not be less than 1 \(got 0\)/);
-    expect(() => makeApp([], { pageSize: 0, legacyAskTimeoutMs: 'soon' })).toThrow(/legacyAskTimeoutMs: must be an integer/);
+    expect(() => makeApp([], { pageSize: 0, legacyAskTimeoutMs: 'soon' })).toThrow(
+      /pageSize: must not be less than 1 \(got 0\)/,
+    );
+    expect(() => makeApp([], { pageSize: 0, legacyAskTimeoutMs: 'soon' })).toThrow(
+      /legacyAskTimeoutMs: must be an integer/,
+    );
     expect(() => makeApp([], { requestStateKey: 'short' })).toThrow(FrameworkError);
   });
 });
@@ -165,7 +181,11 @@ describe('request-scoped DI', () => {
   });
 
   test('provider objects register values', async () => {
-    const app = McpApplication.create({ name: 'x', version: '1', providers: [WithToken, { provide: TOKEN, useValue: 'hi' }] });
+    const app = McpApplication.create({
+      name: 'x',
+      version: '1',
+      providers: [WithToken, { provide: TOKEN, useValue: 'hi' }],
+    });
     const c = await MemoryClient.connect(app, { era: 'legacy' });
     expect(await c.request('tools/call', { name: 'hello' })).toMatchObject({ content: [{ text: 'hi legacy' }] });
   });
@@ -180,10 +200,14 @@ describe('run-time registration', () => {
     // The listen request stays open: its response only comes when the stream ends.
     void modern.raw('subscriptions/listen', { notifications: { toolsListChanged: true } });
     app.addTool({ name: 'late', description: 'added later', input: Args, handler: (a: Args) => a.text.toUpperCase() });
-    expect(await modern.request('tools/call', { name: 'late', arguments: { text: 'x' } })).toMatchObject({ content: [{ text: 'X' }] });
+    expect(await modern.request('tools/call', { name: 'late', arguments: { text: 'x' } })).toMatchObject({
+      content: [{ text: 'X' }],
+    });
     expect(() => app.addTool({ name: 'late', handler: () => '' })).toThrow(/Duplicate tool "late"/);
     expect(app.removeTool('late')).toBe(true);
-    expect(await modern.raw('tools/call', { name: 'late', arguments: { text: 'x' } })).toMatchObject({ error: { code: -32602 } });
+    expect(await modern.raw('tools/call', { name: 'late', arguments: { text: 'x' } })).toMatchObject({
+      error: { code: -32602 },
+    });
     expect(legacy.notifications.filter((n) => n.method === 'notifications/tools/list_changed')).toHaveLength(2);
     const tagged = modern.notifications.filter((n) => n.method === 'notifications/tools/list_changed');
     expect(tagged).toHaveLength(2);
@@ -196,7 +220,9 @@ describe('run-time registration', () => {
     const app = makeApp([Empty]);
     const modern = await MemoryClient.connect(app, { era: 'modern' });
     // The listen request stays open: its response only comes when the stream ends.
-    void modern.raw('subscriptions/listen', { notifications: { promptsListChanged: true, resourceSubscriptions: ['test://a/'] } });
+    void modern.raw('subscriptions/listen', {
+      notifications: { promptsListChanged: true, resourceSubscriptions: ['test://a/'] },
+    });
     app.addTool({ name: 'ignored', handler: () => '' });
     app.notifyResourceUpdated('test://a/b');
     app.notifyResourceUpdated('test://ab');

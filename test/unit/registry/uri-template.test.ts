@@ -18,7 +18,13 @@ const rfcVariables = {
 
 describe('UriTemplate construction', () => {
   it('lists variable names in template order', () => {
-    expect(new UriTemplate('repo://{owner}/{repo}{/path*}{?ref,depth:2}').variableNames).toEqual(['owner', 'repo', 'path', 'ref', 'depth']);
+    expect(new UriTemplate('repo://{owner}/{repo}{/path*}{?ref,depth:2}').variableNames).toEqual([
+      'owner',
+      'repo',
+      'path',
+      'ref',
+      'depth',
+    ]);
     expect(new UriTemplate('test://static').variableNames).toEqual([]);
   });
 
@@ -129,7 +135,9 @@ describe('UriTemplate.expand (RFC 6570 §1.2 examples)', () => {
   it('omits undefined variables and empty lists, with their operator prefix', () => {
     const template = new UriTemplate('weather://{city}/forecast{?days,units}{/extra*}');
     expect(template.expand({ city: 'Paris' })).toBe('weather://Paris/forecast');
-    expect(template.expand({ city: 'Paris', units: 'metric', extra: [] })).toBe('weather://Paris/forecast?units=metric');
+    expect(template.expand({ city: 'Paris', units: 'metric', extra: [] })).toBe(
+      'weather://Paris/forecast?units=metric',
+    );
   });
 
   it('stringifies numbers and booleans', () => {
@@ -152,11 +160,27 @@ describe('UriTemplate.match', () => {
   it.each<[string, string, Record<string, string | string[]>]>([
     ['test://template/{id}/data', 'test://template/42/data', { id: '42' }],
     ['file:///{+path}', 'file:///home/me/notes.txt', { path: 'home/me/notes.txt' }],
-    ['weather://{city}/forecast{?days,units}', 'weather://Paris/forecast?days=3&units=metric', { city: 'Paris', days: '3', units: 'metric' }],
-    ['weather://{city}/forecast{?days,units}', 'weather://Paris/forecast?units=metric&days=3', { city: 'Paris', days: '3', units: 'metric' }],
-    ['weather://{city}/forecast{?days,units}', 'weather://Paris/forecast?units=metric', { city: 'Paris', units: 'metric' }],
+    [
+      'weather://{city}/forecast{?days,units}',
+      'weather://Paris/forecast?days=3&units=metric',
+      { city: 'Paris', days: '3', units: 'metric' },
+    ],
+    [
+      'weather://{city}/forecast{?days,units}',
+      'weather://Paris/forecast?units=metric&days=3',
+      { city: 'Paris', days: '3', units: 'metric' },
+    ],
+    [
+      'weather://{city}/forecast{?days,units}',
+      'weather://Paris/forecast?units=metric',
+      { city: 'Paris', units: 'metric' },
+    ],
     ['weather://{city}/forecast{?days,units}', 'weather://Paris/forecast', { city: 'Paris' }],
-    ['repo://{owner}/{repo}{/path*}', 'repo://octo/hello/src/lib/index.ts', { owner: 'octo', repo: 'hello', path: ['src', 'lib', 'index.ts'] }],
+    [
+      'repo://{owner}/{repo}{/path*}',
+      'repo://octo/hello/src/lib/index.ts',
+      { owner: 'octo', repo: 'hello', path: ['src', 'lib', 'index.ts'] },
+    ],
     ['repo://{owner}/{repo}{/path*}', 'repo://octo/hello', { owner: 'octo', repo: 'hello' }],
     ['{+path}/x', '/a/x/b/x', { path: '/a/x/b' }],
     ['{/a}{/b}', '/one/two', { a: 'one', b: 'two' }],
@@ -217,7 +241,11 @@ describe('UriTemplate.match', () => {
     ['{list}', 'red,green,blue', 'a comma in a simple value'],
     ['file:///{+path}', 'file:///', 'an empty reserved value'],
     ['file:///{+path}', 'file:///a?b', 'a reserved value crossing ?'],
-    ['weather://{city}/forecast{?days,units}', 'weather://Paris/forecast?days=1&days=2', 'a non-exploded query name given twice'],
+    [
+      'weather://{city}/forecast{?days,units}',
+      'weather://Paris/forecast?days=1&days=2',
+      'a non-exploded query name given twice',
+    ],
     ['weather://{city}/forecast{?days,units}', 'weather://Paris/forecast?lang=fr', 'an unknown query name'],
     ['weather://{city}/forecast{?days,units}', 'weather://Paris/forecast?days=1#top', 'a fragment after the query'],
     ['{/a}', '/x/y', 'more segments than variables'],
@@ -234,7 +262,9 @@ describe('UriTemplate.match', () => {
     expect(new UriTemplate('test://{name}').match('test://%F0%9F%98%80')).toEqual({ name: '😀' });
     expect(new UriTemplate('{?q}').match('?q=a%26b%3Dc')).toEqual({ q: 'a&b=c' });
     expect(new UriTemplate('{/path*}').match('/a%2Fb/c%20d')).toEqual({ path: ['a/b', 'c d'] });
-    expect(new UriTemplate('file:///{+path}').match('file:///my%20docs/r%C3%A9sum%C3%A9.pdf')).toEqual({ path: 'my docs/résumé.pdf' });
+    expect(new UriTemplate('file:///{+path}').match('file:///my%20docs/r%C3%A9sum%C3%A9.pdf')).toEqual({
+      path: 'my docs/résumé.pdf',
+    });
   });
 
   it('stores a variable named __proto__ as an ordinary property', () => {
@@ -278,7 +308,10 @@ describe('UriTemplate.match cannot be driven into catastrophic backtracking', ()
 
   it('still matches long legitimate input', () => {
     const segments = Array.from({ length: 10_000 }, (_, index) => `s${index}`);
-    expect(new UriTemplate('repo://{owner}{/path*}').match(`repo://me/${segments.join('/')}`)).toEqual({ owner: 'me', path: segments });
+    expect(new UriTemplate('repo://{owner}{/path*}').match(`repo://me/${segments.join('/')}`)).toEqual({
+      owner: 'me',
+      path: segments,
+    });
   });
 });
 
@@ -299,10 +332,14 @@ describe('UriTemplate round trip: match(expand(vars)) gives vars back', () => {
   it('for optional query values in any subset', () => {
     const template = new UriTemplate('search://{index}{?q,lang,page}');
     fc.assert(
-      fc.property(anyText, fc.record({ q: anyTextOrEmpty, lang: anyTextOrEmpty, page: anyTextOrEmpty }, { requiredKeys: [] }), (index, query) => {
-        const variables = { index, ...query };
-        expect(template.match(template.expand(variables))).toEqual(variables);
-      }),
+      fc.property(
+        anyText,
+        fc.record({ q: anyTextOrEmpty, lang: anyTextOrEmpty, page: anyTextOrEmpty }, { requiredKeys: [] }),
+        (index, query) => {
+          const variables = { index, ...query };
+          expect(template.match(template.expand(variables))).toEqual(variables);
+        },
+      ),
     );
   });
 

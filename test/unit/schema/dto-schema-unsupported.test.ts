@@ -1,5 +1,13 @@
 import { Type } from 'class-transformer';
-import { IsDate, IsInt, IsString, Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  IsDate,
+  IsInt,
+  IsString,
+  Validate,
+  ValidateNested,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { FrameworkError } from '../../../src/errors/framework-error';
 import { Field, dtoToJsonSchema } from '../../../src/schema';
 

@@ -181,10 +181,11 @@ const table: Array<[string, Function, object]> = [
   [
     'nested DTOs, inline',
     Nested,
-    object(
-      { home: addressSchema, others: { type: 'array', items: addressSchema }, work: addressSchema },
-      ['home', 'others', 'work'],
-    ),
+    object({ home: addressSchema, others: { type: 'array', items: addressSchema }, work: addressSchema }, [
+      'home',
+      'others',
+      'work',
+    ]),
   ],
   [
     'annotations, defaults, x-mcp-header, raw fragment',
@@ -214,8 +215,23 @@ const table: Array<[string, Function, object]> = [
     Titled,
     object(
       {
-        colour: { type: 'string', oneOf: [{ const: 'red', title: 'Red!' }, { const: 'green', title: 'Green!' }] },
-        colours: { type: 'array', items: { type: 'string', anyOf: [{ const: 'red', title: 'Red!' }, { const: 'green', title: 'Green!' }] } },
+        colour: {
+          type: 'string',
+          oneOf: [
+            { const: 'red', title: 'Red!' },
+            { const: 'green', title: 'Green!' },
+          ],
+        },
+        colours: {
+          type: 'array',
+          items: {
+            type: 'string',
+            anyOf: [
+              { const: 'red', title: 'Red!' },
+              { const: 'green', title: 'Green!' },
+            ],
+          },
+        },
         legacy: { type: 'string', enum: ['red', 'green'], enumNames: ['Red!', 'Green!'] },
       },
       ['colour', 'colours', 'legacy'],
@@ -224,7 +240,10 @@ const table: Array<[string, Function, object]> = [
   [
     'inheritance: parent first, override wins',
     Derived,
-    object({ id: { type: 'string' }, note: { type: 'string', maxLength: 5 }, size: { type: 'integer' } }, ['id', 'size']),
+    object({ id: { type: 'string' }, note: { type: 'string', maxLength: 5 }, size: { type: 'integer' } }, [
+      'id',
+      'size',
+    ]),
   ],
   [
     'recursion through $defs',

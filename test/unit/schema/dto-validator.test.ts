@@ -54,12 +54,18 @@ describe('createDtoValidator', () => {
 
   it('words nested and array errors with their path', () => {
     expect(errorsOf({ ...valid, address: { city: 5 } })).toEqual(['address.city must be a string']);
-    expect(errorsOf({ ...valid, previous: [{ city: 'A' }, { city: 1 }] })).toEqual(['previous[1].city must be a string']);
+    expect(errorsOf({ ...valid, previous: [{ city: 'A' }, { city: 1 }] })).toEqual([
+      'previous[1].city must be a string',
+    ]);
   });
 
   it('reports missing required fields and unknown keys, also nested', () => {
     const errors = errorsOf({ address: { city: 'x', zip: '1' }, nickname: 'n', extra: true });
-    expect(errors.sort()).toEqual(['name must be a string', 'property address.zip should not exist', 'property extra should not exist']);
+    expect(errors.sort()).toEqual([
+      'name must be a string',
+      'property address.zip should not exist',
+      'property extra should not exist',
+    ]);
   });
 
   it('checks a property described only by @Field against its schema', () => {
@@ -133,7 +139,10 @@ describe('required nested DTOs', () => {
 
   test('an absent required nested object is reported; an optional one is not', () => {
     expect(validate({ name: 'x' })).toEqual({ ok: false, errors: ['home is required'] });
-    expect(validate({ name: 'x', home: null })).toMatchObject({ ok: false, errors: expect.arrayContaining(['home is required']) });
+    expect(validate({ name: 'x', home: null })).toMatchObject({
+      ok: false,
+      errors: expect.arrayContaining(['home is required']),
+    });
     expect(validate({ name: 'x', home: { city: 'Oslo' } })).toMatchObject({ ok: true });
     expect(validate({ name: 'x', home: {} })).toMatchObject({ ok: false, errors: ['home.city must be a string'] });
   });

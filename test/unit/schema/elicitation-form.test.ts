@@ -86,7 +86,11 @@ describe('dtoToElicitationSchema', () => {
               { const: 'value3', title: 'Third Option' },
             ],
           },
-          legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+          legacyEnum: {
+            type: 'string',
+            enum: ['opt1', 'opt2', 'opt3'],
+            enumNames: ['Option One', 'Option Two', 'Option Three'],
+          },
           untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
           titledMulti: {
             type: 'array',
@@ -123,8 +127,20 @@ describe('dtoToElicitationSchema', () => {
   it('validates an answer with the same DTO, defaults filled in', () => {
     const validate = createDtoValidator(DefaultsForm);
     const answer = validate({ name: 'Ada', status: 'pending' });
-    expect(answer.ok && { ...answer.value }).toEqual({ name: 'Ada', age: 30, score: 95.5, status: 'pending', verified: true });
-    const wrong = createDtoValidator(EnumsForm)({ untitledSingle: 'option9', titledSingle: 'value1', legacyEnum: 'opt1', untitledMulti: [], titledMulti: ['value4'] });
+    expect(answer.ok && { ...answer.value }).toEqual({
+      name: 'Ada',
+      age: 30,
+      score: 95.5,
+      status: 'pending',
+      verified: true,
+    });
+    const wrong = createDtoValidator(EnumsForm)({
+      untitledSingle: 'option9',
+      titledSingle: 'value1',
+      legacyEnum: 'opt1',
+      untitledMulti: [],
+      titledMulti: ['value4'],
+    });
     expect(wrong.ok ? [] : wrong.errors).toEqual([
       'untitledSingle must be one of the following values: option1, option2, option3',
       'each value in titledMulti must be one of the following values: value1, value2, value3',

@@ -1,7 +1,19 @@
 /** The fast accept path never accepts what class-transformer + class-validator refuse, and builds the same instance. */
 import fc from 'fast-check';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+  validateSync,
+} from 'class-validator';
 import { createDtoValidator, dtoToJsonSchema } from '../../../src/schema';
 import { fastAcceptFor } from '../../../src/schema/fast-path';
 
@@ -24,7 +36,10 @@ class Nested {
 
 const slow = (dto: new () => object, input: unknown) => {
   const instance = plainToInstance(dto, input, { enableImplicitConversion: false, exposeDefaultValues: true });
-  return { ok: validateSync(instance, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true }).length === 0, instance };
+  return {
+    ok: validateSync(instance, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true }).length === 0,
+    instance,
+  };
 };
 
 test('only flat DTOs with exactly-expressed rules get a fast path', () => {
@@ -36,7 +51,14 @@ test('only flat DTOs with exactly-expressed rules get a fast path', () => {
 test('fast acceptance implies slow acceptance and the same instance (fast-check)', () => {
   const fast = fastAcceptFor(Flat, dtoToJsonSchema(Flat))!;
   const validate = createDtoValidator(Flat);
-  const value = fc.oneof(fc.string({ maxLength: 8 }), fc.integer({ min: -3, max: 13 }), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('a', 'b', 1, '\uFE0F'));
+  const value = fc.oneof(
+    fc.string({ maxLength: 8 }),
+    fc.integer({ min: -3, max: 13 }),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constantFrom('a', 'b', 1, '\uFE0F'),
+  );
   const input = fc.dictionary(fc.constantFrom('name', 'count', 'flag', 'pick', 'note', 'extra'), value);
   fc.assert(
     fc.property(input, (plain) => {

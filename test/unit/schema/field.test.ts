@@ -32,8 +32,22 @@ describe('@Field', () => {
       JSON.stringify({
         id: { type: 'string', description: 'from child' },
         country: { type: 'string', pattern: '^[A-Z]{2}$' },
-        point: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'], additionalProperties: false },
-        sizes: { type: 'array', items: { type: 'string', anyOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }] } },
+        point: {
+          type: 'object',
+          properties: { label: { type: 'string' } },
+          required: ['label'],
+          additionalProperties: false,
+        },
+        sizes: {
+          type: 'array',
+          items: {
+            type: 'string',
+            anyOf: [
+              { const: 's', title: 'Small' },
+              { const: 'l', title: 'Large' },
+            ],
+          },
+        },
       }),
     );
   });

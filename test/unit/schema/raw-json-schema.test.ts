@@ -89,11 +89,21 @@ describe('compileJsonSchema', () => {
   });
 
   it('handles hostile data without throwing', () => {
-    const check = compileJsonSchema({ type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } });
+    const check = compileJsonSchema({
+      type: 'object',
+      additionalProperties: false,
+      properties: { a: { type: 'string' } },
+    });
     const huge: Record<string, number> = {};
     for (let i = 0; i < 10_000; i++) huge[`k${i}`] = i;
-    expect(check(huge)).toEqual({ ok: false, errors: expect.arrayContaining(['property k0 should not exist', '…and 9980 more problems']) });
-    expect(check(JSON.parse('{"__proto__":{"polluted":1}}'))).toEqual({ ok: false, errors: ['property __proto__ should not exist'] });
+    expect(check(huge)).toEqual({
+      ok: false,
+      errors: expect.arrayContaining(['property k0 should not exist', '…and 9980 more problems']),
+    });
+    expect(check(JSON.parse('{"__proto__":{"polluted":1}}'))).toEqual({
+      ok: false,
+      errors: ['property __proto__ should not exist'],
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

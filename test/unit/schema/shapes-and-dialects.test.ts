@@ -38,7 +38,10 @@ describe('nested DTO shapes', () => {
     }
     const bad = validate({ inner: { required: 'ok' }, list: [{ required: 'a' }, [], 'b'] });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.errors.join(' ')).toMatch(/list\[1\] must be an object.*list\[2\] must be an object|list\[1\] must be an object/);
+    if (!bad.ok)
+      expect(bad.errors.join(' ')).toMatch(
+        /list\[1\] must be an object.*list\[2\] must be an object|list\[1\] must be an object/,
+      );
   });
 
   test('the same at depth', () => {
@@ -62,7 +65,10 @@ describe('raw schema dialects', () => {
   const draft07 = {
     $schema: 'http://json-schema.org/draft-07/schema#',
     type: 'object',
-    properties: { n: { type: 'integer', exclusiveMinimum: 0 }, tuple: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] } },
+    properties: {
+      n: { type: 'integer', exclusiveMinimum: 0 },
+      tuple: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] },
+    },
     required: ['n'],
     definitions: { x: { type: 'string' } },
   } as unknown as JsonSchemaObject;
@@ -85,6 +91,8 @@ describe('raw schema dialects', () => {
 
   test.each(['http://json-schema.org/draft-04/schema#', 'https://example.com/my-dialect', 7])('$schema %p is refused with a clear error', ($schema) => {
     expect(() => compileJsonSchema({ $schema, type: 'object' } as unknown as JsonSchemaObject)).toThrow(FrameworkError);
-    expect(() => compileJsonSchema({ $schema, type: 'object' } as unknown as JsonSchemaObject)).toThrow(/not a supported dialect/);
+    expect(() => compileJsonSchema({ $schema, type: 'object' } as unknown as JsonSchemaObject)).toThrow(
+      /not a supported dialect/,
+    );
   });
 });

@@ -6,7 +6,15 @@
  */
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { randomBytes } from 'node:crypto';
-import { Context, ContextClient, ContextServerModule, McpApplication, Tool, serveHttp, type HttpServerHandle } from '../../../src';
+import {
+  Context,
+  ContextClient,
+  ContextServerModule,
+  McpApplication,
+  Tool,
+  serveHttp,
+  type HttpServerHandle,
+} from '../../../src';
 import { silentLogger } from '../../../src/server/server-logger';
 import { modernPost } from '../transports/http/fixtures';
 
@@ -38,7 +46,9 @@ beforeAll(async () => {
     name: 'journal',
     version: '1.0.0',
     providers: [Survey],
-    modules: [ContextServerModule.configure({ logger: silentLogger, requestStateKey: randomBytes(32), maxReasks: MAX_REASKS })],
+    modules: [
+      ContextServerModule.configure({ logger: silentLogger, requestStateKey: randomBytes(32), maxReasks: MAX_REASKS }),
+    ],
   });
   server = await serveHttp(app, { port: 0 });
 });
@@ -58,7 +68,11 @@ describe('only what an ask used is sealed, trimmed to its fields', () => {
     const junk = 'x'.repeat(20_000);
     const dirty = await round('twice', {
       requestState: first.requestState,
-      inputResponses: { first: { ...answer, content: { confirm: true, extra: junk }, junk }, never_asked: junk, second: junk },
+      inputResponses: {
+        first: { ...answer, content: { confirm: true, extra: junk }, junk },
+        never_asked: junk,
+        second: junk,
+      },
     });
     expect(clean.resultType).toBe('input_required');
     expect(dirty.resultType).toBe('input_required');
@@ -69,10 +83,15 @@ describe('only what an ask used is sealed, trimmed to its fields', () => {
   });
 
   test('answers sent without requestState are taken by key, and only the asked key is kept', async () => {
-    const r = await round('twice', { inputResponses: { first: { action: 'accept', content: { confirm: false } }, other: 'y'.repeat(30_000) } });
+    const r = await round('twice', {
+      inputResponses: { first: { action: 'accept', content: { confirm: false } }, other: 'y'.repeat(30_000) },
+    });
     expect(r.resultType).toBe('input_required');
     expect(r.requestState.length).toBeLessThan(2000);
-    const done = await round('twice', { requestState: r.requestState, inputResponses: { second: { action: 'accept', content: { confirm: true } } } });
+    const done = await round('twice', {
+      requestState: r.requestState,
+      inputResponses: { second: { action: 'accept', content: { confirm: true } } },
+    });
     expect(done.content[0].text).toBe('false/true');
   });
 });
@@ -84,7 +103,9 @@ describe('2026-07-28: an answer that fails the form', () => {
     for (let reask = 1; reask <= MAX_REASKS; reask++) {
       result = await round('survey', { requestState: result.requestState, inputResponses: { who: bad } });
       expect(result.resultType).toBe('input_required');
-      expect(result.inputRequests.who.params.message).toMatch(/^Who are you\?\n\n\(The previous answer was not accepted: .*age/);
+      expect(result.inputRequests.who.params.message).toMatch(
+        /^Who are you\?\n\n\(The previous answer was not accepted: .*age/,
+      );
     }
     result = await round('survey', { requestState: result.requestState, inputResponses: { who: bad } });
     expect(result.isError).toBe(true);
@@ -93,9 +114,15 @@ describe('2026-07-28: an answer that fails the form', () => {
 
   test('a valid answer after a refused one completes, and the count starts again', async () => {
     const first = await round('survey');
-    const refused = await round('survey', { requestState: first.requestState, inputResponses: { who: { action: 'accept', content: { name: 'Ada', age: -1 } } } });
+    const refused = await round('survey', {
+      requestState: first.requestState,
+      inputResponses: { who: { action: 'accept', content: { name: 'Ada', age: -1 } } },
+    });
     expect(refused.inputRequests.who.params.message).toContain('not accepted');
-    const done = await round('survey', { requestState: refused.requestState, inputResponses: { who: { action: 'accept', content: { name: 'Ada', age: 36 } } } });
+    const done = await round('survey', {
+      requestState: refused.requestState,
+      inputResponses: { who: { action: 'accept', content: { name: 'Ada', age: 36 } } },
+    });
     expect(done.content[0].text).toBe('Ada is 36');
   });
 });

@@ -20,5 +20,10 @@ test('a resources/read that asks: no hints on input_required, hints on the retry
     inputResponses: { ok: { action: 'accept', content: { confirm: true } } },
     requestState: first.requestState,
   });
-  expect(retry).toMatchObject({ resultType: 'complete', ttlMs: 5000, cacheScope: 'private', contents: [{ text: 'shown' }] });
+  expect(retry).toMatchObject({
+    resultType: 'complete',
+    ttlMs: 5000,
+    cacheScope: 'private',
+    contents: [{ text: 'shown' }],
+  });
 });

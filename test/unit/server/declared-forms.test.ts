@@ -88,7 +88,9 @@ describe('a declared form is checked when the app starts', () => {
 
   it('app.addTool checks its forms too', () => {
     const app = McpApplication.create({ name: 'forms', version: '1.0.0', providers: [] });
-    expect(() => app.addTool({ name: 'later', forms: [NestedForm], handler: () => 'x' })).toThrow(/later: form NestedForm/);
+    expect(() => app.addTool({ name: 'later', forms: [NestedForm], handler: () => 'x' })).toThrow(
+      /later: form NestedForm/,
+    );
   });
 });
 
@@ -153,14 +155,19 @@ describe('the test kit fails a call whose handler elicits an undeclared form', (
 
   forEachEra('prompts too', async (era) => {
     const client = await connectTestClient(appWith().app, { era, answers });
-    await expect(client.getPrompt('undeclaredPrompt')).rejects.toThrow(/Asking.undeclaredPrompt asked ctx.elicit\(NameForm\)/);
+    await expect(client.getPrompt('undeclaredPrompt')).rejects.toThrow(
+      /Asking.undeclaredPrompt asked ctx.elicit\(NameForm\)/,
+    );
     await client.close();
   });
 });
 
 describe('in production an undeclared form is checked on first use', () => {
   const connect = (app: McpApplication, era: TestEra) =>
-    ContextClient.connect({ app }, { protocolVersion: era, elicitation: async () => ({ action: 'accept', content: { name: 'Ada' } }) });
+    ContextClient.connect(
+      { app },
+      { protocolVersion: era, elicitation: async () => ({ action: 'accept', content: { name: 'Ada' } }) },
+    );
 
   forEachEra('warn (default): the ask goes ahead, one warning per handler and form', async (era) => {
     const { app, logger } = appWith();
@@ -199,7 +206,9 @@ describe('in production an undeclared form is checked on first use', () => {
     );
     const result = await client.callTool('undeclared');
     expect(result.isError).toBe(true);
-    expect(JSON.stringify(result.content)).toContain('Asking.undeclared asked ctx.elicit(NameForm) without declaring it');
+    expect(JSON.stringify(result.content)).toContain(
+      'Asking.undeclared asked ctx.elicit(NameForm) without declaring it',
+    );
     expect(asked).toBe(0);
     expect((await client.callTool('declared')).content).toEqual([{ type: 'text', text: 'hi Ada' }]);
     await client.close();

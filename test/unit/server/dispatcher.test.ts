@@ -66,20 +66,33 @@ describe('every method on both eras', () => {
       description: 'adds',
       inputSchema: expect.objectContaining({ type: 'object', required: ['a', 'b'] }),
     });
-    expect(await c.request('tools/call', { name: 'add', arguments: { a: 2, b: 3 } })).toMatchObject({ content: [{ type: 'text', text: '5' }] });
+    expect(await c.request('tools/call', { name: 'add', arguments: { a: 2, b: 3 } })).toMatchObject({
+      content: [{ type: 'text', text: '5' }],
+    });
     expect(await c.request('prompts/get', { name: 'greet', arguments: { name: 'Ada' } })).toMatchObject({
       messages: [{ role: 'user', content: { type: 'text', text: 'Hello Ada' } }],
     });
     expect((await c.request('prompts/list')).prompts).toEqual([
       { name: 'greet', description: 'greets', arguments: [{ name: 'name', required: true }] },
     ]);
-    expect(await c.request('resources/read', { uri: 'test://r' })).toMatchObject({ contents: [{ uri: 'test://r', mimeType: 'text/plain', text: 'resource text' }] });
-    expect(await c.request('resources/read', { uri: 'test://items/42' })).toMatchObject({ contents: [{ text: '{"id":"42"}' }] });
-    expect((await c.request('resources/list')).resources).toEqual([{ uri: 'test://r', name: 'r', mimeType: 'text/plain' }]);
+    expect(await c.request('resources/read', { uri: 'test://r' })).toMatchObject({
+      contents: [{ uri: 'test://r', mimeType: 'text/plain', text: 'resource text' }],
+    });
+    expect(await c.request('resources/read', { uri: 'test://items/42' })).toMatchObject({
+      contents: [{ text: '{"id":"42"}' }],
+    });
+    expect((await c.request('resources/list')).resources).toEqual([
+      { uri: 'test://r', name: 'r', mimeType: 'text/plain' },
+    ]);
     expect((await c.request('resources/templates/list')).resourceTemplates).toEqual([
       { uriTemplate: 'test://items/{id}', name: 'item', mimeType: 'application/json' },
     ]);
-    expect(await c.request('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'a' } })).toMatchObject({
+    expect(
+      await c.request('completion/complete', {
+        ref: { type: 'ref/prompt', name: 'greet' },
+        argument: { name: 'name', value: 'a' },
+      }),
+    ).toMatchObject({
       completion: { values: ['ada', 'alan'], total: 2, hasMore: false },
     });
   });
@@ -89,10 +102,19 @@ describe('every method on both eras', () => {
     expect(m.resultType).toBe('complete');
     expect((m._meta as Record<string, unknown>)[Meta.serverInfo]).toEqual({ name: 'test-app', version: '1.0.0' });
     expect(m.ttlMs).toBeUndefined();
-    for (const method of ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'server/discover']) {
+    for (const method of [
+      'tools/list',
+      'prompts/list',
+      'resources/list',
+      'resources/templates/list',
+      'server/discover',
+    ]) {
       expect(await modern.request(method)).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
     }
-    expect(await modern.request('resources/read', { uri: 'test://r' })).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    expect(await modern.request('resources/read', { uri: 'test://r' })).toMatchObject({
+      ttlMs: 0,
+      cacheScope: 'private',
+    });
     const l = await legacy.request('tools/call', { name: 'add', arguments: { a: 1, b: 1 } });
     expect(l.resultType).toBeUndefined();
     expect(l._meta).toBeUndefined();
@@ -100,11 +122,16 @@ describe('every method on both eras', () => {
 
   test('tool failures and invalid arguments are isError results, not protocol errors', async () => {
     for (const c of [modern, legacy]) {
-      expect(await c.request('tools/call', { name: 'boom' })).toMatchObject({ isError: true, content: [{ text: 'kaput' }] });
+      expect(await c.request('tools/call', { name: 'boom' })).toMatchObject({
+        isError: true,
+        content: [{ text: 'kaput' }],
+      });
       const bad = await c.request('tools/call', { name: 'add', arguments: { a: 'x', b: -1 } });
       expect(bad.isError).toBe(true);
       expect((bad.content as { text: string }[])[0]!.text).toMatch(/a must be an integer.*b must not be less than 0/);
-      expect(await c.request('tools/call', { name: 'add', arguments: { a: 1, b: 1, extra: 1 } })).toMatchObject({ isError: true });
+      expect(await c.request('tools/call', { name: 'add', arguments: { a: 1, b: 1, extra: 1 } })).toMatchObject({
+        isError: true,
+      });
     }
   });
 
@@ -132,7 +159,9 @@ describe('every method on both eras', () => {
     legacy.notifications.length = 0;
     await legacy.request('tools/call', { name: 'chatty' });
     expect(legacy.notifications.filter((n) => n.method === 'notifications/message')).toHaveLength(2);
-    expect((await legacy.raw('logging/setLevel', { level: 'loud' })) as object).toMatchObject({ error: { code: -32602 } });
+    expect((await legacy.raw('logging/setLevel', { level: 'loud' })) as object).toMatchObject({
+      error: { code: -32602 },
+    });
   });
 });
 
@@ -147,7 +176,9 @@ describe('errors', () => {
   });
 
   test('resource not found: -32602 with data.uri on 2026, -32002 on legacy', async () => {
-    expect(await modern.raw('resources/read', { uri: 'test://missing' })).toMatchObject({ error: { code: -32602, data: { uri: 'test://missing' } } });
+    expect(await modern.raw('resources/read', { uri: 'test://missing' })).toMatchObject({
+      error: { code: -32602, data: { uri: 'test://missing' } },
+    });
     expect(await legacy.raw('resources/read', { uri: 'test://missing' })).toMatchObject({ error: { code: -32002 } });
   });
 
@@ -157,18 +188,35 @@ describe('errors', () => {
     const send = (params: Record<string, unknown> | undefined, method = 'server/discover') =>
       server.handleModern({ jsonrpc: '2.0', id: 7, method, params }, io);
     expect(await send(undefined)).toMatchObject({ status: 400, message: { id: 7, error: { code: -32602 } } });
-    expect(await send({ _meta: { [Meta.clientCapabilities]: {} } })).toMatchObject({ status: 400, message: { error: { code: -32602 } } });
-    expect(await send({ _meta: { [Meta.protocolVersion]: '2026-07-28' } })).toMatchObject({ status: 400, message: { error: { code: -32602 } } });
+    expect(await send({ _meta: { [Meta.clientCapabilities]: {} } })).toMatchObject({
+      status: 400,
+      message: { error: { code: -32602 } },
+    });
+    expect(await send({ _meta: { [Meta.protocolVersion]: '2026-07-28' } })).toMatchObject({
+      status: 400,
+      message: { error: { code: -32602 } },
+    });
     expect(await send({ _meta: { [Meta.protocolVersion]: 'v999.0.0', [Meta.clientCapabilities]: {} } })).toMatchObject({
       status: 400,
       message: { error: { code: -32022, data: { supported: ['2026-07-28'], requested: 'v999.0.0' } } },
     });
     const meta = { _meta: { [Meta.protocolVersion]: '2026-07-28', [Meta.clientCapabilities]: {} } };
-    for (const m of ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'unknown/method']) {
+    for (const m of [
+      'initialize',
+      'ping',
+      'logging/setLevel',
+      'resources/subscribe',
+      'resources/unsubscribe',
+      'unknown/method',
+    ]) {
       expect(await send(meta, m)).toMatchObject({ status: 404, message: { error: { code: -32601 } } });
     }
-    expect(await send({ _meta: { ...meta._meta, [Meta.logLevel]: 'loud' } })).toMatchObject({ message: { error: { code: -32602 } } });
-    expect(await send({ _meta: { [Meta.protocolVersion]: '2026-07-28', [Meta.clientCapabilities]: {} } })).toMatchObject({ status: 200 });
+    expect(await send({ _meta: { ...meta._meta, [Meta.logLevel]: 'loud' } })).toMatchObject({
+      message: { error: { code: -32602 } },
+    });
+    expect(
+      await send({ _meta: { [Meta.protocolVersion]: '2026-07-28', [Meta.clientCapabilities]: {} } }),
+    ).toMatchObject({ status: 200 });
   });
 
   test('the connection keeps serving after hostile input', async () => {
@@ -183,7 +231,9 @@ describe('errors', () => {
     ];
     for (const params of hostile) await c.raw('tools/call', params as Record<string, unknown>);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(await c.request('tools/call', { name: 'add', arguments: { a: 40, b: 2 } })).toMatchObject({ content: [{ text: '42' }] });
+    expect(await c.request('tools/call', { name: 'add', arguments: { a: 40, b: 2 } })).toMatchObject({
+      content: [{ text: '42' }],
+    });
   });
 });
 

@@ -1,4 +1,7 @@
-/** Handler exceptions: logged with their stack on the server, never on the wire; documented not-found / invalid-params helpers. */
+/**
+ * Handler exceptions: logged with their stack on the server, never on the wire; documented not-found / invalid-params
+ * helpers.
+ */
 import { IsString } from 'class-validator';
 import {
   ContextClient,
@@ -79,7 +82,10 @@ bothEras('handler errors', (era) => {
   });
 
   test('NotFoundError in a tool is an ordinary tool error', async () => {
-    expect(await client.callTool('lookup')).toMatchObject({ isError: true, content: [{ type: 'text', text: 'no such order' }] });
+    expect(await client.callTool('lookup')).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'no such order' }],
+    });
   });
 
   test('a prompt or resource exception is -32603 "Internal error", logged with its stack', async () => {
@@ -88,8 +94,14 @@ bothEras('handler errors', (era) => {
       expect(error).toMatchObject({ code: -32603, message: 'Internal error' });
       expect(JSON.stringify(error)).not.toContain('exploded');
     }
-    expect(logged('handler Failing.plan failed')?.detail).toMatchObject({ error: 'prompt exploded', stack: expect.stringContaining('handler-errors.test.ts') });
-    expect(logged('handler Failing.broken failed')?.detail).toMatchObject({ error: 'resource exploded', stack: expect.stringContaining('at ') });
+    expect(logged('handler Failing.plan failed')?.detail).toMatchObject({
+      error: 'prompt exploded',
+      stack: expect.stringContaining('handler-errors.test.ts'),
+    });
+    expect(logged('handler Failing.broken failed')?.detail).toMatchObject({
+      error: 'resource exploded',
+      stack: expect.stringContaining('at '),
+    });
   });
 
   test('NotFoundError from a resource is the revision\'s resource-not-found, with data.uri', async () => {
@@ -102,14 +114,25 @@ bothEras('handler errors', (era) => {
   });
 
   test('NotFoundError and InvalidParamsError from a prompt, InvalidParamsError from a resource: -32602', async () => {
-    await expect(client.getPrompt('plan', { topic: 'missing' })).rejects.toMatchObject({ code: -32602, message: 'No plan for missing' });
-    await expect(client.getPrompt('plan', { topic: 'bad' })).rejects.toMatchObject({ code: -32602, message: 'topic must be a city', data: { field: 'topic' } });
-    await expect(client.readResource('test://items/bad')).rejects.toMatchObject({ code: -32602, message: 'id must be a number' });
+    await expect(client.getPrompt('plan', { topic: 'missing' })).rejects.toMatchObject({
+      code: -32602,
+      message: 'No plan for missing',
+    });
+    await expect(client.getPrompt('plan', { topic: 'bad' })).rejects.toMatchObject({
+      code: -32602,
+      message: 'topic must be a city',
+      data: { field: 'topic' },
+    });
+    await expect(client.readResource('test://items/bad')).rejects.toMatchObject({
+      code: -32602,
+      message: 'id must be a number',
+    });
   });
 });
 
 test('the default stderr logger prints the stack on its own lines, after the message', () => {
-  const { stderrLogger, thrownDetail } = require('../../../src/server/server-logger') as typeof import('../../../src/server/server-logger');
+  const { stderrLogger, thrownDetail } =
+    require('../../../src/server/server-logger') as typeof import('../../../src/server/server-logger');
   const written: string[] = [];
   const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
     written.push(String(chunk));

@@ -7,14 +7,22 @@ import { modernPost } from '../transports/http/fixtures';
 class Summariser {
   @Tool({ description: 'Asks the client model, with this server context' })
   async summarise(ctx: Context) {
-    const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Sum up' } }], includeContext: 'thisServer' });
+    const r = await ctx.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Sum up' } }],
+      includeContext: 'thisServer',
+    });
     return r.model;
   }
 }
 
 let server: HttpServerHandle;
 beforeAll(async () => {
-  const app = McpApplication.create({ name: 'ic', version: '1', providers: [Summariser], modules: [ContextServerModule.configure({ logger: silentLogger })] });
+  const app = McpApplication.create({
+    name: 'ic',
+    version: '1',
+    providers: [Summariser],
+    modules: [ContextServerModule.configure({ logger: silentLogger })],
+  });
   server = await serveHttp(app, { port: 0 });
 });
 afterAll(() => server.close());

@@ -18,7 +18,8 @@ class Deploy {
 
 const app = makeApp([Deploy]);
 const caps = { elicitation: {} };
-const as = (id?: string) => MemoryClient.connect(app, { era: 'modern', capabilities: caps, principal: id ? { id } : undefined });
+const as = (id?: string) =>
+  MemoryClient.connect(app, { era: 'modern', capabilities: caps, principal: id ? { id } : undefined });
 const answer = { sure: { action: 'accept', content: { ok: 'yes' } } };
 
 test('B1: bob cannot use alice’s state; alice then completes', async () => {
@@ -28,7 +29,11 @@ test('B1: bob cannot use alice’s state; alice then completes', async () => {
   const stolen = await bob.raw('tools/call', { name: 'deploy', inputResponses: answer, requestState: r1.requestState });
   expect(stolen).toMatchObject({ error: { code: -32602 } });
   expect(handlerRuns).toBe(0);
-  const done = await alice.request('tools/call', { name: 'deploy', inputResponses: answer, requestState: r1.requestState });
+  const done = await alice.request('tools/call', {
+    name: 'deploy',
+    inputResponses: answer,
+    requestState: r1.requestState,
+  });
   expect(done).toMatchObject({ resultType: 'complete', content: [{ text: 'alice:accept' }] });
 });
 
@@ -37,7 +42,11 @@ test('B3: principal drift in either direction is refused', async () => {
   const fromAnon = await anon.request('tools/call', { name: 'deploy' });
   const fromCarol = await carol.request('tools/call', { name: 'deploy' });
   handlerRuns = 0;
-  expect(await carol.raw('tools/call', { name: 'deploy', inputResponses: answer, requestState: fromAnon.requestState })).toMatchObject({ error: { code: -32602 } });
-  expect(await anon.raw('tools/call', { name: 'deploy', inputResponses: answer, requestState: fromCarol.requestState })).toMatchObject({ error: { code: -32602 } });
+  expect(
+    await carol.raw('tools/call', { name: 'deploy', inputResponses: answer, requestState: fromAnon.requestState }),
+  ).toMatchObject({ error: { code: -32602 } });
+  expect(
+    await anon.raw('tools/call', { name: 'deploy', inputResponses: answer, requestState: fromCarol.requestState }),
+  ).toMatchObject({ error: { code: -32602 } });
   expect(handlerRuns).toBe(0);
 });

@@ -5,7 +5,15 @@
  * versions. 'warn' logs instead; 'off' (the default outside the kit) runs each round once.
  */
 import { injectable } from 'tsyringe';
-import { Context, ContextClient, ContextServerModule, Effect, McpApplication, Tool, connectTestClient } from '../../../src';
+import {
+  Context,
+  ContextClient,
+  ContextServerModule,
+  Effect,
+  McpApplication,
+  Tool,
+  connectTestClient,
+} from '../../../src';
 import type { ServerLogger } from '../../../src/server/server-logger';
 
 const calls = { charge: 0, audit: 0 };
@@ -58,7 +66,10 @@ class Shop {
 const yes = { elicitation: () => ({ action: 'accept' as const, content: { confirm: true } }) };
 
 function app(logger?: ServerLogger, replayLint?: 'warn' | 'off') {
-  const modules = logger || replayLint ? [ContextServerModule.configure({ ...(logger ? { logger } : {}), ...(replayLint ? { replayLint } : {}) })] : [];
+  const modules =
+    logger || replayLint
+      ? [ContextServerModule.configure({ ...(logger ? { logger } : {}), ...(replayLint ? { replayLint } : {}) })]
+      : [];
   return McpApplication.create({ name: 'lint', version: '1.0.0', providers: [Shop, Billing], modules });
 }
 
@@ -81,20 +92,26 @@ test('a question that changes between runs fails, naming the key and both versio
   const kit = await connectTestClient(app(), { answers: yes });
   await expect(kit.callTool('drifting')).rejects.toMatchObject({
     code: -32603,
-    message: expect.stringMatching(/Replay lint \(tools\/call drifting\): .*not deterministic.*ask "go" "Attempt 1: go on\?".*ask "go" "Attempt 2: go on\?"/),
+    message: expect.stringMatching(
+      /Replay lint \(tools\/call drifting\): .*not deterministic.*ask "go" "Attempt 1: go on\?".*ask "go" "Attempt 2: go on\?"/,
+    ),
   });
   await kit.close();
 });
 
 test('a once key that changes between runs fails', async () => {
   const kit = await connectTestClient(app(), { answers: yes });
-  await expect(kit.callTool('onceDrift')).rejects.toMatchObject({ message: expect.stringMatching(/ctx\.once\("step-1"\).*ctx\.once\("step-2"\)/) });
+  await expect(kit.callTool('onceDrift')).rejects.toMatchObject({
+    message: expect.stringMatching(/ctx\.once\("step-1"\).*ctx\.once\("step-2"\)/),
+  });
   await kit.close();
 });
 
 test('an @Effect outside ctx.once in a round that still asks fails, naming the method', async () => {
   const kit = await connectTestClient(app(), { answers: yes });
-  await expect(kit.callTool('careless')).rejects.toMatchObject({ message: expect.stringMatching(/@Effect Billing\.charge ran outside ctx\.once/) });
+  await expect(kit.callTool('careless')).rejects.toMatchObject({
+    message: expect.stringMatching(/@Effect Billing\.charge ran outside ctx\.once/),
+  });
   await kit.close();
 });
 

@@ -50,12 +50,18 @@ class Outputs {
 
 let server: HttpServerHandle;
 beforeAll(async () => {
-  const app = McpApplication.create({ name: 'outputs', version: '1.0.0', providers: [Outputs], modules: [ContextServerModule.configure({ logger })] });
+  const app = McpApplication.create({
+    name: 'outputs',
+    version: '1.0.0',
+    providers: [Outputs],
+    modules: [ContextServerModule.configure({ logger })],
+  });
   server = await serveHttp(app, { port: 0 });
 });
 afterAll(() => server.close());
 
-const call2026 = async (name: string, args: unknown = {}) => (await modernPost(server.url, 1, 'tools/call', { name, arguments: args as never })).json().result;
+const call2026 = async (name: string, args: unknown = {}) =>
+  (await modernPost(server.url, 1, 'tools/call', { name, arguments: args as never })).json().result;
 
 describe('outputSchema is honoured', () => {
   test('a conforming object: structuredContent and the same JSON as text', async () => {
@@ -76,7 +82,9 @@ describe('outputSchema is honoured', () => {
     expect(r.content[0].text).toMatch(/does not match its outputSchema/);
     expect(r.content[0].text).toMatch(reason);
     expect(r).not.toHaveProperty('structuredContent');
-    expect(logged[0]?.message).toMatch(new RegExp(`Outputs\\.${name} returned output that does not match its outputSchema`));
+    expect(logged[0]?.message).toMatch(
+      new RegExp(`Outputs\\.${name} returned output that does not match its outputSchema`),
+    );
     expect(String(logged[0]?.detail?.reason)).toMatch(reason);
   });
 
@@ -99,7 +107,10 @@ describe('outputSchema is honoured', () => {
 describe('a tool without arguments', () => {
   test('advertises additionalProperties: false and refuses unknown arguments on both eras', async () => {
     const list = (await modernPost(server.url, 4, 'tools/list')).json().result.tools;
-    expect(list.find((t: { name: string }) => t.name === 'ping').inputSchema).toEqual({ type: 'object', additionalProperties: false });
+    expect(list.find((t: { name: string }) => t.name === 'ping').inputSchema).toEqual({
+      type: 'object',
+      additionalProperties: false,
+    });
     const r = await call2026('ping', { surprise: 1 });
     expect(r.isError).toBe(true);
     expect(r.content[0].text).toMatch(/property surprise should not exist/);
@@ -119,20 +130,32 @@ test('a raw schema in an unsupported dialect fails at start-up', () => {
     }
   }
   expect(() => McpApplication.create({ name: 'x', version: '1', providers: [Old] })).toThrow(FrameworkError);
-  expect(() => McpApplication.create({ name: 'x', version: '1', providers: [Old] })).toThrow(/Old\.old: \$schema .* is not a supported dialect/);
+  expect(() => McpApplication.create({ name: 'x', version: '1', providers: [Old] })).toThrow(
+    /Old\.old: \$schema .* is not a supported dialect/,
+  );
 });
 
 test('a raw draft-07 input schema is accepted and enforced', async () => {
   class Modern07 {
     @Tool({
       description: 'draft-07',
-      input: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] },
+      input: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { n: { type: 'integer', minimum: 1 } },
+        required: ['n'],
+      },
     })
     count(args: { n: number }) {
       return `n=${args.n}`;
     }
   }
-  const app = McpApplication.create({ name: 'd7', version: '1', providers: [Modern07], modules: [ContextServerModule.configure({ logger })] });
+  const app = McpApplication.create({
+    name: 'd7',
+    version: '1',
+    providers: [Modern07],
+    modules: [ContextServerModule.configure({ logger })],
+  });
   const s = await serveHttp(app, { port: 0 });
   try {
     const ok = (await modernPost(s.url, 1, 'tools/call', { name: 'count', arguments: { n: 2 } })).json().result;

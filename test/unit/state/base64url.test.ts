@@ -28,7 +28,9 @@ describe('strict base64url', () => {
     expect(canonical).toHaveLength(43);
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     const head = canonical.slice(0, -1);
-    const sameBytes = [...alphabet].map((c) => head + c).filter((t) => t !== canonical && Buffer.from(t, 'base64url').equals(Buffer.from(canonical, 'base64url')));
+    const sameBytes = [...alphabet]
+      .map((c) => head + c)
+      .filter((t) => t !== canonical && Buffer.from(t, 'base64url').equals(Buffer.from(canonical, 'base64url')));
     expect(sameBytes).toHaveLength(3); // the other pad-bit spellings
     const forms = [
       ...sameBytes,

@@ -20,7 +20,15 @@ function failureOf(run: () => unknown): string {
 
 describe('canonicalJson (RFC 8785)', () => {
   it('sorts keys by UTF-16 code units and drops whitespace (RFC 8785 §3.2.3 sample)', () => {
-    const value = { '\u20ac': 'Euro Sign', '\r': 'Carriage Return', '\ufb33': 'Hebrew Letter Dalet With Dagesh', '1': 'One', '\ud83d\ude00': 'Emoji: Grinning Face', '\u0080': 'Control', '\u00f6': 'Latin Small Letter O With Diaeresis' };
+    const value = {
+      '\u20ac': 'Euro Sign',
+      '\r': 'Carriage Return',
+      '\ufb33': 'Hebrew Letter Dalet With Dagesh',
+      '1': 'One',
+      '\ud83d\ude00': 'Emoji: Grinning Face',
+      '\u0080': 'Control',
+      '\u00f6': 'Latin Small Letter O With Diaeresis',
+    };
     // Object.keys would put '1' first (integer-like keys), so read the order off the text.
     const order = ['\r', '1', '\u0080', '\u00f6', '\u20ac', '\ud83d\ude00', '\ufb33'];
     const expected = `{${order.map((k) => `${JSON.stringify(k)}:${JSON.stringify((value as Record<string, string>)[k])}`).join(',')}}`;
@@ -38,7 +46,19 @@ describe('canonicalJson (RFC 8785)', () => {
   });
 
   it('refuses non-finite numbers and non-JSON values', () => {
-    for (const value of [NaN, Infinity, -Infinity, undefined, () => 1, Symbol('s'), 1n, new Date(0), new Map(), [undefined], { a: undefined }]) {
+    for (const value of [
+      NaN,
+      Infinity,
+      -Infinity,
+      undefined,
+      () => 1,
+      Symbol('s'),
+      1n,
+      new Date(0),
+      new Map(),
+      [undefined],
+      { a: undefined },
+    ]) {
       expect(failureOf(() => canonicalJson(value))).toBe('not_json');
     }
   });

@@ -40,11 +40,14 @@ describe.each(MODES)('bindings in %s mode', (_mode, encrypt) => {
       { name: 'deploy', arguments: { env: 'prod', replicas: 3 }, task: { ttl: 1 } },
       undefined,
     ];
-    for (const other of changed) await expect(refusalOf(subject.open(token, binding({ params: other })))).resolves.toBe('binding');
+    for (const other of changed)
+      await expect(refusalOf(subject.open(token, binding({ params: other })))).resolves.toBe('binding');
   });
 
   it('B6: accepts reordered keys, other whitespace, 1.0 for 1, changed _meta, inputResponses and requestState', async () => {
-    const original = JSON.parse('{"name":"deploy","arguments":{"env":"prod","replicas":3,"opts":{"a":1,"b":[1,2]}},"_meta":{"progressToken":1}}') as unknown;
+    const original = JSON.parse(
+      '{"name":"deploy","arguments":{"env":"prod","replicas":3,"opts":{"a":1,"b":[1,2]}},"_meta":{"progressToken":1}}',
+    ) as unknown;
     const token = subject.seal(1, binding({ params: original }));
     const variants = [
       '{ "arguments" : { "opts": {"b":[1, 2],"a":1.0}, "replicas": 3.0, "env": "prod" }, "name": "deploy" }',
@@ -53,7 +56,9 @@ describe.each(MODES)('bindings in %s mode', (_mode, encrypt) => {
       '{"name":"deploy","arguments":{"env":"prod","replicas":3,"opts":{"a":1,"b":[1,2]}},"inputResponses":{"q1":{"action":"accept"}},"requestState":"v1.xyz"}',
     ];
     for (const text of variants) {
-      await expect(subject.open(token, binding({ params: JSON.parse(text) as unknown }))).resolves.toMatchObject({ payload: 1 });
+      await expect(subject.open(token, binding({ params: JSON.parse(text) as unknown }))).resolves.toMatchObject({
+        payload: 1,
+      });
     }
   });
 
@@ -99,7 +104,10 @@ describe('B11: why strings are never hashed raw', () => {
     const subject = codec();
     expect(() => subject.seal(1, binding({ params: { name: 'x\uDC00' } }))).toThrow(CanonicalJsonError);
     const token = subject.seal(1, binding({ params: { name: 'x' } }));
-    await expect(subject.open(token, binding({ params: { name: 'x\uDC00' } }))).rejects.toMatchObject({ reason: 'binding', detail: 'params: lone_surrogate' });
+    await expect(subject.open(token, binding({ params: { name: 'x\uDC00' } }))).rejects.toMatchObject({
+      reason: 'binding',
+      detail: 'params: lone_surrogate',
+    });
   });
 });
 
@@ -117,7 +125,11 @@ describe('A12: property round trip', () => {
   );
 
   it.each(MODES)('open(seal(p, b), b) returns p (%s mode, 10 000 runs)', async (_mode, encrypt) => {
-    const subject = createRequestStateCodec({ requestStateKey: testKey('pbt'), encryptRequestState: encrypt, maxRequestStateBytes: 1_000_000 });
+    const subject = createRequestStateCodec({
+      requestStateKey: testKey('pbt'),
+      encryptRequestState: encrypt,
+      maxRequestStateBytes: 1_000_000,
+    });
     await fc.assert(
       fc.asyncProperty(json, bindingArb, async (payload, bound) => {
         const opened = await subject.open(subject.seal(payload, bound), bound);

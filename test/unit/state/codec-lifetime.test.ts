@@ -22,7 +22,12 @@ describe.each(MODES)('lifetimes in %s mode', (_mode, encrypt) => {
     const outcomes: string[] = [];
     for (const ahead of [59_000, 60_000, 60_001, 61_000]) {
       const minter = codec({ encryptRequestState: encrypt }, new FakeClock(verifierClock.ms + ahead));
-      outcomes.push(await verifier.open(minter.seal(1, binding()), binding()).then(() => 'accept', (e: { reason: string }) => e.reason));
+      outcomes.push(
+        await verifier.open(minter.seal(1, binding()), binding()).then(
+          () => 'accept',
+          (e: { reason: string }) => e.reason,
+        ),
+      );
     }
     expect(outcomes).toEqual(['accept', 'accept', 'future_iat', 'future_iat']);
   });
@@ -86,7 +91,9 @@ describe('A5: key rotation matrix', () => {
   });
 
   it('refuses a ring of 5', () => {
-    expect(() => createRequestStateCodec({ requestStateKey: ['a', 'b', 'c', 'd', 'e'].map(testKey) })).toThrow(/at most 4/);
+    expect(() => createRequestStateCodec({ requestStateKey: ['a', 'b', 'c', 'd', 'e'].map(testKey) })).toThrow(
+      /at most 4/,
+    );
   });
 
   it('a token of an ephemeral key does not survive a restart (new codec)', async () => {

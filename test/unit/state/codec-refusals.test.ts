@@ -77,7 +77,9 @@ describe('C1: oversize tokens are refused before any decoding or crypto', () => 
   it.each(MODES)('%s mode', async (_mode, encrypt) => {
     const subject = codec({ encryptRequestState: encrypt, maxRequestStateBytes: 2048 });
     const decode = jest.spyOn(base64url, 'decodeBase64Url');
-    const spies = (['createHmac', 'createDecipheriv', 'hkdfSync', 'timingSafeEqual', 'createHash'] as const).map((name) => jest.spyOn(nodeCrypto, name));
+    const spies = (['createHmac', 'createDecipheriv', 'hkdfSync', 'timingSafeEqual', 'createHash'] as const).map(
+      (name) => jest.spyOn(nodeCrypto, name),
+    );
     const prefix = encrypt ? 'v1e.' : 'v1.';
     for (const length of [2049, 65_537, Math.floor(3.9 * 1024 * 1024)]) {
       await expect(refusalOf(subject.open(prefix.padEnd(length, 'A'), binding()))).resolves.toBe('oversize');

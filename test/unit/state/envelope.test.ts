@@ -10,7 +10,10 @@ describe.each(MODES)('envelope in %s mode', (_mode, encrypt) => {
   const token = subject.seal({ step: 2, answers: ['yes'] }, binding());
 
   it('opens its own token', async () => {
-    await expect(subject.open(token, binding())).resolves.toEqual({ payload: { step: 2, answers: ['yes'] }, flowStartedAt: expect.any(Number) });
+    await expect(subject.open(token, binding())).resolves.toEqual({
+      payload: { step: 2, answers: ['yes'] },
+      flowStartedAt: expect.any(Number),
+    });
   });
 
   it('A1: refuses every single-character substitution at every position', async () => {
@@ -25,15 +28,25 @@ describe.each(MODES)('envelope in %s mode', (_mode, encrypt) => {
         tried++;
       }
     }
-    // 64 alphabet characters minus the original (63 for base64url positions; prefix chars are not in it except letters/digits).
+    // 64 alphabet characters minus the original (63 for base64url positions; prefix chars are not in it except
+    // letters/digits).
     expect(tried).toBeGreaterThanOrEqual((token.length - 4) * 63);
     const cryptoReason = encrypt ? 'decrypt_failed' : 'bad_mac';
     expect(reasons.get(cryptoReason)).toBeGreaterThan(tried / 2);
-    expect([...reasons.keys()].every((r) => ['malformed', 'wrong_mode', 'unknown_key', cryptoReason].includes(r))).toBe(true);
+    expect([...reasons.keys()].every((r) => ['malformed', 'wrong_mode', 'unknown_key', cryptoReason].includes(r))).toBe(
+      true,
+    );
   });
 
   it('A1: refuses appended, removed and conformance-style "-TAMPERED" changes', async () => {
-    for (const tampered of [`${token}-TAMPERED`, token.slice(0, -1), token.slice(0, -4), `${token}AAAA`, token.slice(0, 10), '']) {
+    for (const tampered of [
+      `${token}-TAMPERED`,
+      token.slice(0, -1),
+      token.slice(0, -4),
+      `${token}AAAA`,
+      token.slice(0, 10),
+      '',
+    ]) {
       await expect(refusalOf(subject.open(tampered, binding()))).resolves.toMatch(/malformed|bad_mac|decrypt_failed/);
     }
   });
@@ -50,13 +63,18 @@ describe.each(MODES)('envelope in %s mode', (_mode, encrypt) => {
   });
 
   it("A6: refuses a kid moved onto another ring key's token, and an unknown kid", async () => {
-    const ring = createRequestStateCodec({ requestStateKey: [testKey('main'), testKey('second')], encryptRequestState: encrypt });
+    const ring = createRequestStateCodec({
+      requestStateKey: [testKey('main'), testKey('second')],
+      encryptRequestState: encrypt,
+    });
     const second = createRequestStateCodec({ requestStateKey: testKey('second'), encryptRequestState: encrypt });
     const { prefix, bytes } = splitToken(token);
     const secondKid = splitToken(second.seal({}, binding())).bytes.subarray(0, 4);
     const moved = Buffer.from(bytes);
     secondKid.copy(moved, 0);
-    await expect(refusalOf(ring.open(joinToken(prefix, moved), binding()))).resolves.toBe(encrypt ? 'decrypt_failed' : 'bad_mac');
+    await expect(refusalOf(ring.open(joinToken(prefix, moved), binding()))).resolves.toBe(
+      encrypt ? 'decrypt_failed' : 'bad_mac',
+    );
     const unknown = Buffer.from(bytes);
     unknown.writeUInt32BE((unknown.readUInt32BE(0) + 1) >>> 0, 0);
     await expect(refusalOf(ring.open(joinToken(prefix, unknown), binding()))).resolves.toBe('unknown_key');
@@ -75,7 +93,9 @@ describe.each(MODES)('envelope in %s mode', (_mode, encrypt) => {
     if (encrypt) {
       const decipher = jest.spyOn(nodeCrypto, 'createDecipheriv');
       await subject.open(token, binding());
-      expect(decipher).toHaveBeenCalledWith('aes-256-gcm', expect.any(Buffer), expect.any(Buffer), { authTagLength: 16 });
+      expect(decipher).toHaveBeenCalledWith('aes-256-gcm', expect.any(Buffer), expect.any(Buffer), {
+        authTagLength: 16,
+      });
       return;
     }
     const equal = jest.spyOn(nodeCrypto, 'timingSafeEqual');
@@ -97,7 +117,9 @@ describe('AES-GCM tag length (A3)', () => {
 
   it.each([4, 8, 12, 15])('refuses a tag cut to %i bytes', async (tagBytes) => {
     const cut = bytes.subarray(0, bytes.length - 16 + tagBytes);
-    await expect(refusalOf(subject.open(joinToken(prefix, cut), binding()))).resolves.toMatch(/decrypt_failed|malformed/);
+    await expect(refusalOf(subject.open(joinToken(prefix, cut), binding()))).resolves.toMatch(
+      /decrypt_failed|malformed/,
+    );
   });
 
   it.each([1, 4, 16])('refuses %i bytes appended after the tag', async (extra) => {
@@ -107,7 +129,9 @@ describe('AES-GCM tag length (A3)', () => {
 
   it('refuses a token shorter than kid + salt + iv + tag + 1 byte without decrypting', async () => {
     const decipher = jest.spyOn(nodeCrypto, 'createDecipheriv');
-    await expect(refusalOf(subject.open(joinToken(prefix, bytes.subarray(0, 4 + 16 + 12 + 16)), binding()))).resolves.toBe('malformed');
+    await expect(
+      refusalOf(subject.open(joinToken(prefix, bytes.subarray(0, 4 + 16 + 12 + 16)), binding())),
+    ).resolves.toBe('malformed');
     expect(decipher).not.toHaveBeenCalled();
   });
 });

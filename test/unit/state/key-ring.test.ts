@@ -114,7 +114,8 @@ describe('KeyRing: key material (A7)', () => {
 
   it('never prints key material through JSON or inspect', () => {
     const ring = KeyRing.fromOption(key);
-    const printed = JSON.stringify(ring) + inspect(ring, { showHidden: true, depth: 5 }) + inspect({ options: { keyRing: ring } });
+    const printed =
+      JSON.stringify(ring) + inspect(ring, { showHidden: true, depth: 5 }) + inspect({ options: { keyRing: ring } });
     for (const secret of [key, ring.minting.macKey, ring.minting.encKey, ring.minting.bindingKey]) {
       expect(printed).not.toContain(secret.toString('hex'));
       expect(printed).not.toContain(secret.toString('base64'));

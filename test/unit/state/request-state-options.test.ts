@@ -1,5 +1,10 @@
 import { FrameworkError } from '../../../src/errors/framework-error';
-import { MemorySingleUseStore, REQUEST_STATE_DEFAULTS, resolveRequestStateOptions, type RequestStateOptions } from '../../../src/state';
+import {
+  MemorySingleUseStore,
+  REQUEST_STATE_DEFAULTS,
+  resolveRequestStateOptions,
+  type RequestStateOptions,
+} from '../../../src/state';
 import { testKey } from './state-fixtures';
 
 function problemsOf(input: Partial<RequestStateOptions>): string {
@@ -46,7 +51,14 @@ describe('resolveRequestStateOptions', () => {
       singleUseStore: store,
       ...({ serverName: 'other' } as object),
     });
-    expect(resolved).toMatchObject({ encryptRequestState: true, requestStateLifetime: 30, maxFlowLifetime: 30, maxRequestStateBytes: 1024, requestStateAudience: 'billing', singleUseStore: store });
+    expect(resolved).toMatchObject({
+      encryptRequestState: true,
+      requestStateLifetime: 30,
+      maxFlowLifetime: 30,
+      maxRequestStateBytes: 1024,
+      requestStateAudience: 'billing',
+      singleUseStore: store,
+    });
     expect(resolved.keyRing.ephemeral).toBe(false);
     expect(Object.keys(resolved)).not.toContain('serverName');
   });
@@ -58,7 +70,10 @@ describe('resolveRequestStateOptions', () => {
     [{ requestStateLifetime: 86_401 }, 'requestStateLifetime: must be at most'],
     [{ maxFlowLifetime: -1 }, 'maxFlowLifetime: must be at least 1'],
     [{ maxFlowLifetime: Infinity }, 'maxFlowLifetime: must be a whole number'],
-    [{ requestStateLifetime: 600, maxFlowLifetime: 300 }, 'maxFlowLifetime: 300s must be at least requestStateLifetime (600s)'],
+    [
+      { requestStateLifetime: 600, maxFlowLifetime: 300 },
+      'maxFlowLifetime: 300s must be at least requestStateLifetime (600s)',
+    ],
     [{ maxRequestStateBytes: 1023 }, 'maxRequestStateBytes: must be at least 1024'],
     [{ maxRequestStateBytes: NaN }, 'maxRequestStateBytes: must be a whole number'],
     [{ requestStateAudience: '' }, 'requestStateAudience: must not be empty'],
@@ -72,7 +87,11 @@ describe('resolveRequestStateOptions', () => {
   });
 
   it('names every bad option in one error', () => {
-    const message = problemsOf({ requestStateLifetime: -5, maxRequestStateBytes: 10, requestStateKey: 'short' } as Partial<RequestStateOptions>);
+    const message = problemsOf({
+      requestStateLifetime: -5,
+      maxRequestStateBytes: 10,
+      requestStateKey: 'short',
+    } as Partial<RequestStateOptions>);
     expect(message).toContain('requestStateLifetime');
     expect(message).toContain('maxRequestStateBytes');
     expect(message).toContain('requestStateKey');

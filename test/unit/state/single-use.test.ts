@@ -7,7 +7,9 @@ function padBitSpellings(token: string): string[] {
   const dot = token.indexOf('.');
   const body = token.slice(dot + 1);
   const bytes = Buffer.from(body, 'base64url');
-  return [...alphabet].map((c) => token.slice(0, -1) + c).filter((t) => Buffer.from(t.slice(dot + 1), 'base64url').equals(bytes) && t.length === token.length);
+  return [...alphabet]
+    .map((c) => token.slice(0, -1) + c)
+    .filter((t) => Buffer.from(t.slice(dot + 1), 'base64url').equals(bytes) && t.length === token.length);
 }
 
 /** A shared-store stand-in: atomic check-and-set, then an async round trip. */

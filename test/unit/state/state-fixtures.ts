@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { createRequestStateCodec, StateRefusal, type RequestStateCodec, type RequestStateOptions, type StateBinding, type StateRefusalReason } from '../../../src/state';
+import {
+  createRequestStateCodec,
+  StateRefusal,
+  type RequestStateCodec,
+  type RequestStateOptions,
+  type StateBinding,
+  type StateRefusalReason,
+} from '../../../src/state';
 
 /** Deterministic, random-looking 32-byte keys. */
 export function testKey(label: string): Buffer {

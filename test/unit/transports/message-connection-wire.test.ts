@@ -41,7 +41,12 @@ const tick = () => new Promise((r) => setTimeout(r, 20));
 
 test('after notifications/cancelled for a listen stream nothing more is sent for it, not even a result', async () => {
   const { app, conn, sent } = connect();
-  conn.receiveValue({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } });
+  conn.receiveValue({
+    jsonrpc: '2.0',
+    id: 'listen-1',
+    method: 'subscriptions/listen',
+    params: { _meta: meta, notifications: { toolsListChanged: true } },
+  });
   await tick();
   expect(sent[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
   conn.receiveValue({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } });
@@ -53,7 +58,12 @@ test('after notifications/cancelled for a listen stream nothing more is sent for
 
 test('a listen stream the server ends gracefully gets the SubscriptionsListenResult', async () => {
   const { conn, sent } = connect();
-  conn.receiveValue({ jsonrpc: '2.0', id: 9, method: 'subscriptions/listen', params: { _meta: meta, notifications: {} } });
+  conn.receiveValue({
+    jsonrpc: '2.0',
+    id: 9,
+    method: 'subscriptions/listen',
+    params: { _meta: meta, notifications: {} },
+  });
   await tick();
   await conn.drain();
   expect(sent.at(-1)).toEqual({
@@ -61,7 +71,10 @@ test('a listen stream the server ends gracefully gets the SubscriptionsListenRes
     id: 9,
     result: {
       resultType: 'complete',
-      _meta: { 'io.modelcontextprotocol/subscriptionId': 9, 'io.modelcontextprotocol/serverInfo': { name: 'conn', version: '1.0.0' } },
+      _meta: {
+        'io.modelcontextprotocol/subscriptionId': 9,
+        'io.modelcontextprotocol/serverInfo': { name: 'conn', version: '1.0.0' },
+      },
     },
   });
 });
@@ -75,7 +88,12 @@ test('subscriptions/listen without notifications is -32602', async () => {
 
 test('a cancelled request gets neither progress nor a response after the cancel', async () => {
   const { conn, sent } = connect();
-  conn.receiveValue({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'linger', _meta: { ...meta, progressToken: 't' } } });
+  conn.receiveValue({
+    jsonrpc: '2.0',
+    id: 4,
+    method: 'tools/call',
+    params: { name: 'linger', _meta: { ...meta, progressToken: 't' } },
+  });
   await tick();
   expect(sent).toHaveLength(1);
   conn.receiveValue({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4 } });
@@ -92,7 +110,12 @@ test('unknown ids: left out on 2026-07-28 and 2025-11-25, null on 2025-06-18', a
 
   for (const [version, id] of [['2025-11-25', undefined], ['2025-06-18', null]] as const) {
     const legacy = connect();
-    legacy.conn.receiveValue({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    legacy.conn.receiveValue({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    });
     await tick();
     legacy.conn.receiveText('{nope');
     const last = legacy.sent.at(-1) as unknown as Record<string, unknown>;
@@ -105,7 +128,12 @@ test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('stdio, bo
   const modern = connect();
   modern.conn.receiveValue({ jsonrpc: '2.0', id: 1, method, params: { _meta: meta } });
   const legacy = connect();
-  legacy.conn.receiveValue({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+  legacy.conn.receiveValue({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+  });
   await tick();
   legacy.conn.receiveValue({ jsonrpc: '2.0', id: 1, method });
   await tick();

@@ -13,7 +13,13 @@ class Echo {
   }
 }
 
-const app = () => McpApplication.create({ name: 'stdio-hygiene', version: '1.0.0', providers: [Echo], modules: [ContextServerModule.configure({ logger: silentLogger })] });
+const app = () =>
+  McpApplication.create({
+    name: 'stdio-hygiene',
+    version: '1.0.0',
+    providers: [Echo],
+    modules: [ContextServerModule.configure({ logger: silentLogger })],
+  });
 
 test('every console method that prints writes to stderr, none to stdout', async () => {
   const saved = { ...console };
@@ -42,7 +48,21 @@ test('every console method that prints writes to stderr, none to stdout', async 
     input.end();
     await handle.closed;
     const printed = stderr.mock.calls.map((c) => String(c[0])).join('');
-    for (const word of ['log', 'info', 'debug', 'dir', 'dirxml', 'table', 'group', 'count', 'time', 'trace', 'assert', 'warn', 'error']) {
+    for (const word of [
+      'log',
+      'info',
+      'debug',
+      'dir',
+      'dirxml',
+      'table',
+      'group',
+      'count',
+      'time',
+      'trace',
+      'assert',
+      'warn',
+      'error',
+    ]) {
       expect(printed).toContain(`${word}-line`);
     }
     expect(printed).toMatch(/ {2}inside-group/); // group indentation still applies
@@ -61,7 +81,19 @@ test('a frame with invalid UTF-8 is a parse error (no U+FFFD reaches a tool) and
   output.on('data', (d: Buffer) => (written += d.toString()));
   const handle = await serveStdio(app(), { input, output });
   const call = (id: number) =>
-    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name: 'echo',
+        arguments: {},
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    });
   const bad = Buffer.from(call(1));
   bad[bad.indexOf('echo')] = 0xff; // the method name's bytes are no longer UTF-8
   input.write(Buffer.concat([bad, Buffer.from('\n')]));

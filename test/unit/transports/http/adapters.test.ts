@@ -8,7 +8,19 @@ import { request as httpRequest } from 'node:http';
 import { mcpExpress } from '../../../../src/adapters/express';
 import { mcpFastify } from '../../../../src/adapters/fastify';
 import { createFetchHandler } from '../../../../src/adapters/fetch';
-import { JSON_HEADERS, makeApp, modernMeta, modernPost, MODERN, parseSse, probe, RawLegacyClient, rawRequest, streamingRequest, waitFor } from './fixtures';
+import {
+  JSON_HEADERS,
+  makeApp,
+  modernMeta,
+  modernPost,
+  MODERN,
+  parseSse,
+  probe,
+  RawLegacyClient,
+  rawRequest,
+  streamingRequest,
+  waitFor,
+} from './fixtures';
 
 type Started = { url: string; close: () => Promise<void> };
 
@@ -62,17 +74,37 @@ describe.each(servers)('%s', (_name, start) => {
     const list = await modernPost(s.url, 1, 'tools/list');
     expect(list.status).toBe(200);
     expect(list.json().result.tools.length).toBeGreaterThan(3);
-    const slow = await modernPost(s.url, 2, 'tools/call', { name: 'slow', arguments: { steps: 2 }, _meta: { progressToken: 'p' } });
+    const slow = await modernPost(s.url, 2, 'tools/call', {
+      name: 'slow',
+      arguments: { steps: 2 },
+      _meta: { progressToken: 'p' },
+    });
     expect(slow.headers['content-type']).toBe('text/event-stream');
     expect(slow.events().map((e: any) => e.params?.progress ?? e.result?.content[0].text)).toEqual([1, 2, 'done 2']);
-    const bad = await modernPost(s.url, 3, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, { 'Mcp-Name': 'nope' });
+    const bad = await modernPost(
+      s.url,
+      3,
+      'tools/call',
+      { name: 'echo', arguments: { text: 'x' } },
+      { 'Mcp-Name': 'nope' },
+    );
     expect(bad.status).toBe(400);
     expect(bad.json()).toMatchObject({ id: 3, error: { code: -32020 } });
     expect((await rawRequest(s.url, { method: 'GET', headers: { Accept: 'text/event-stream' } })).status).toBe(405);
   });
 
   test('rebinding refused; oversize refused; parse errors answered', async () => {
-    expect((await modernPost(s.url, 4, 'server/discover', {}, { Host: 'evil.example.com', Origin: 'http://evil.example.com' })).status).toBe(403);
+    expect(
+      (
+        await modernPost(
+          s.url,
+          4,
+          'server/discover',
+          {},
+          { Host: 'evil.example.com', Origin: 'http://evil.example.com' },
+        )
+      ).status,
+    ).toBe(403);
     const parse = await rawRequest(s.url, { headers: JSON_HEADERS, body: '{"jsonrpc":' });
     expect(parse.status).toBe(400);
     expect((await modernPost(s.url, 5, 'tools/list')).status).toBe(200);
@@ -82,9 +114,22 @@ describe.each(servers)('%s', (_name, start) => {
     const c = new RawLegacyClient(s.url);
     expect((await c.initialize({ elicitation: {} })).status).toBe(200);
     expect(c.sessionId).toBeDefined();
-    const r = await streamingRequest(s.url, { headers: c.headers(), body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'greet', arguments: { text: 'x' } } }) }, (ev) => {
-      if (ev.method === 'elicitation/create') void c.post({ jsonrpc: '2.0', id: ev.id, result: { action: 'accept', content: { name: 'Lin' } } });
-    });
+    const r = await streamingRequest(
+      s.url,
+      {
+        headers: c.headers(),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 6,
+          method: 'tools/call',
+          params: { name: 'greet', arguments: { text: 'x' } },
+        }),
+      },
+      (ev) => {
+        if (ev.method === 'elicitation/create')
+          void c.post({ jsonrpc: '2.0', id: ev.id, result: { action: 'accept', content: { name: 'Lin' } } });
+      },
+    );
     expect(r.events.pop()).toMatchObject({ id: 6, result: { content: [{ text: 'Hello, Lin!' }] } });
     expect((await rawRequest(s.url, { method: 'DELETE', headers: c.headers() })).status).toBe(200);
   });
@@ -93,16 +138,30 @@ describe.each(servers)('%s', (_name, start) => {
     const before = probe.aborted;
     const chunks: string[] = [];
     await new Promise<void>((resolve) => {
-      const req = httpRequest(s.url, { method: 'POST', headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'hang' } }, (res) => {
-        res.once('data', (c: Buffer) => {
-          chunks.push(c.toString());
-          req.destroy();
-          resolve();
-        });
-        res.on('error', () => undefined);
-      });
+      const req = httpRequest(
+        s.url,
+        {
+          method: 'POST',
+          headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'hang' },
+        },
+        (res) => {
+          res.once('data', (c: Buffer) => {
+            chunks.push(c.toString());
+            req.destroy();
+            resolve();
+          });
+          res.on('error', () => undefined);
+        },
+      );
       req.on('error', () => undefined);
-      req.end(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'hang', arguments: { text: 'x' }, _meta: { ...modernMeta(), progressToken: 1 } } }));
+      req.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'hang', arguments: { text: 'x' }, _meta: { ...modernMeta(), progressToken: 1 } },
+        }),
+      );
     });
     await waitFor(() => probe.aborted > before);
     expect(parseSse(chunks.join(''))[0].params.progress).toBe(1);
@@ -111,14 +170,23 @@ describe.each(servers)('%s', (_name, start) => {
 
 test('fastify: the plugin leaves other routes their JSON parser', async () => {
   const s = await fastifyServer();
-  const r = await rawRequest(s.url.replace('/mcp', '/other'), { headers: { 'Content-Type': 'application/json' }, body: '{"a":1}' });
+  const r = await rawRequest(s.url.replace('/mcp', '/other'), {
+    headers: { 'Content-Type': 'application/json' },
+    body: '{"a":1}',
+  });
   expect(JSON.parse(r.text)).toEqual({ echoed: { a: 1 } });
   await s.close();
 });
 
 test('fetch handler directly: a 4 MiB+1 body is 413, other paths 404', async () => {
   const mcp = createFetchHandler(makeApp());
-  const big = await mcp(new Request('http://localhost:3000/mcp', { method: 'POST', headers: JSON_HEADERS, body: 'x'.repeat(4 * 1024 * 1024 + 1) }));
+  const big = await mcp(
+    new Request('http://localhost:3000/mcp', {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: 'x'.repeat(4 * 1024 * 1024 + 1),
+    }),
+  );
   expect(big.status).toBe(413);
   expect((await mcp(new Request('http://localhost:3000/elsewhere'))).status).toBe(404);
   const ok = await mcp(new Request('http://localhost:3000/mcp', {

@@ -11,7 +11,12 @@ class T {
 
 async function warningsFor(host: string, requestStateKey?: string, flowStore?: MemoryFlowStore) {
   const logger = recordingLogger();
-  const app = McpApplication.create({ name: 'w', version: '1', providers: [T], modules: [ContextServerModule.configure({ logger, requestStateKey, flowStore })] });
+  const app = McpApplication.create({
+    name: 'w',
+    version: '1',
+    providers: [T],
+    modules: [ContextServerModule.configure({ logger, requestStateKey, flowStore })],
+  });
   const server = await serveHttp(app, { host, port: 0, dangerouslyAllowAnyHost: host !== '127.0.0.1' });
   await server.close({ deadlineMs: 500 });
   return logger.lines.map((l) => l.message);

@@ -80,7 +80,13 @@ export function makeApp(opts: AppOptions = {}): McpApplication {
     name: 'http-test',
     version: '1.0.0',
     providers: [TestTools],
-    modules: [ContextServerModule.configure({ logger: silentLogger, authenticate: opts.authenticate as never, requestStateKey: STATE_KEY })],
+    modules: [
+      ContextServerModule.configure({
+        logger: silentLogger,
+        authenticate: opts.authenticate as never,
+        requestStateKey: STATE_KEY,
+      }),
+    ],
   });
   app.addTool({
     name: 'regional',
@@ -131,7 +137,10 @@ function wrap(status: number, headers: IncomingHttpHeaders, text: string): RawRe
 }
 
 /** One raw HTTP request with node:http (so Host/Origin and odd bodies can be set freely). */
-export function rawRequest(url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: init.method ?? 'POST', headers: init.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -148,9 +157,25 @@ export function rawRequest(url: string, init: { method?: string; headers?: Recor
 export const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
 /** A 2026-07-28 request with matching headers. */
-export function modernPost(url: string, id: number | string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...modernMeta(), ...(params._meta as object) } } };
-  const named: Record<string, string> = typeof params.name === 'string' ? { 'Mcp-Name': params.name } : typeof params.uri === 'string' ? { 'Mcp-Name': params.uri } : {};
+export function modernPost(
+  url: string,
+  id: number | string,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  const body = {
+    jsonrpc: '2.0',
+    id,
+    method,
+    params: { ...params, _meta: { ...modernMeta(), ...(params._meta as object) } },
+  };
+  const named: Record<string, string> =
+    typeof params.name === 'string'
+      ? { 'Mcp-Name': params.name }
+      : typeof params.uri === 'string'
+        ? { 'Mcp-Name': params.uri }
+        : {};
   return rawRequest(url, {
     headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': method, ...named, ...headers },
     body: JSON.stringify(body),
@@ -178,7 +203,12 @@ export class RawLegacyClient {
   async initialize(capabilities: Record<string, unknown> = {}): Promise<RawResponse> {
     const r = await rawRequest(this.url, {
       headers: this.headers(),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: this.version, capabilities, clientInfo: { name: 'raw', version: '0' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: this.version, capabilities, clientInfo: { name: 'raw', version: '0' } },
+      }),
     });
     this.sessionId = r.headers['mcp-session-id'] as string | undefined;
     await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -246,7 +276,8 @@ export function streamingRequest(
         }
       });
       res.on('end', () => {
-        if (!String(res.headers['content-type']).startsWith('text/event-stream') && buffer.trim()) events.push(JSON.parse(buffer));
+        if (!String(res.headers['content-type']).startsWith('text/event-stream') && buffer.trim())
+          events.push(JSON.parse(buffer));
         resolve({ status: res.statusCode ?? 0, headers: res.headers, events, ids });
       });
       res.on('error', reject);

@@ -43,7 +43,11 @@ test.each(['2025-11-25', '2025-06-18'])('%s: an unanswered ask that times out is
   const r = await streamingRequest(server.url, { headers: c.headers(), body }, () => undefined);
   const ask = r.events.find((e) => e.method === 'elicitation/create');
   const cancel = r.events.find((e) => e.method === 'notifications/cancelled');
-  expect(cancel).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: ask.id, reason: expect.stringMatching(/did not answer elicitation\/create/) } });
+  expect(cancel).toEqual({
+    jsonrpc: '2.0',
+    method: 'notifications/cancelled',
+    params: { requestId: ask.id, reason: expect.stringMatching(/did not answer elicitation\/create/) },
+  });
   const result = r.events.find((e) => e.id === 1).result;
   expect(result.content[0].text).toMatch(/gave up: .*did not answer/);
   expect(r.events.indexOf(cancel)).toBeLessThan(r.events.findIndex((e) => e.id === 1));
@@ -52,7 +56,12 @@ test.each(['2025-11-25', '2025-06-18'])('%s: an unanswered ask that times out is
 test('2025-11-25: when the client cancels the asking request, the pending ask is cancelled too and no response follows', async () => {
   const c = new RawLegacyClient(server.url, '2025-11-25');
   await c.initialize({ elicitation: {} });
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ask', arguments: {}, _meta: {} } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: { name: 'ask', arguments: {}, _meta: {} },
+  });
   let askId: unknown;
   const r = await streamingRequest(server.url, { headers: c.headers(), body }, (ev) => {
     if (ev.method === 'elicitation/create') {
@@ -62,7 +71,11 @@ test('2025-11-25: when the client cancels the asking request, the pending ask is
   });
   expect(askId).toBeDefined();
   expect(r.events.filter((e) => e.method === 'notifications/cancelled')).toEqual([
-    { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: askId, reason: 'The request that asked was cancelled.' } },
+    {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: askId, reason: 'The request that asked was cancelled.' },
+    },
   ]);
   expect(r.events.some((e) => e.id === 7)).toBe(false);
 });

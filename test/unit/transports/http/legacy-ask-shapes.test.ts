@@ -11,7 +11,9 @@ import { serveHttp, type HttpServerHandle } from '../../../../src/transports/htt
 import { RawLegacyClient, streamingRequest } from './fixtures';
 
 class TripForm {
-  @Field({ title: 'Class', enumTitles: { eco: 'Economy', biz: 'Business' }, default: 'eco' }) @IsIn(['eco', 'biz']) cabin!: string;
+  @Field({ title: 'Class', enumTitles: { eco: 'Economy', biz: 'Business' }, default: 'eco' })
+  @IsIn(['eco', 'biz'])
+  cabin!: string;
   @IsIn(['aisle', 'window']) seat!: string;
   @Field({ enumTitles: { v: 'Vegan', m: 'Meat' }, legacyEnumNames: true }) @IsIn(['v', 'm']) meal!: string;
   @Field({ default: 'Ada' }) @IsString() name!: string;
@@ -35,12 +37,18 @@ class AskingTools {
   }
   @Tool({ description: 'Samples with context inclusion' })
   async withContext(ctx: Context) {
-    const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], includeContext: 'thisServer' });
+    const r = await ctx.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+      includeContext: 'thisServer',
+    });
     return r.model;
   }
   @Tool({ description: 'Samples with tools' })
   async withTools(ctx: Context) {
-    const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], tools: [{ name: 't', inputSchema: { type: 'object' } }] });
+    const r = await ctx.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+      tools: [{ name: 't', inputSchema: { type: 'object' } }],
+    });
     return r.model;
   }
   @Tool({ description: 'Echo' })
@@ -51,13 +59,21 @@ class AskingTools {
 
 let server: HttpServerHandle;
 beforeAll(async () => {
-  const app = McpApplication.create({ name: 'asks', version: '1.0.0', providers: [AskingTools], modules: [ContextServerModule.configure({ logger: silentLogger })] });
+  const app = McpApplication.create({
+    name: 'asks',
+    version: '1.0.0',
+    providers: [AskingTools],
+    modules: [ContextServerModule.configure({ logger: silentLogger })],
+  });
   server = await serveHttp(app, { port: 0 });
 });
 afterAll(() => server.close({ deadlineMs: 2000 }));
 
 const SAMPLE = { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm1' };
-const ELICIT = { action: 'accept', content: { cabin: 'biz', seat: 'aisle', meal: 'v', name: 'Ada', bags: 1, insured: true } };
+const ELICIT = {
+  action: 'accept',
+  content: { cabin: 'biz', seat: 'aisle', meal: 'v', name: 'Ada', bags: 1, insured: true },
+};
 
 /** Calls a tool on a fresh session, answering every server request, and returns what the server sent. */
 async function call(version: string, capabilities: Record<string, unknown>, tool: string) {
@@ -100,7 +116,15 @@ test('2025-06-18: elicitation has no mode and a flat form (enum + enumNames, def
 test('2025-11-25: the same form keeps mode, oneOf and defaults', async () => {
   const { asked } = await call('2025-11-25', { elicitation: {} }, 'trip');
   expect(asked[0].params.mode).toBe('form');
-  expect(asked[0].params.requestedSchema.properties.cabin).toEqual({ type: 'string', title: 'Class', oneOf: [{ const: 'eco', title: 'Economy' }, { const: 'biz', title: 'Business' }], default: 'eco' });
+  expect(asked[0].params.requestedSchema.properties.cabin).toEqual({
+    type: 'string',
+    title: 'Class',
+    oneOf: [
+      { const: 'eco', title: 'Economy' },
+      { const: 'biz', title: 'Business' },
+    ],
+    default: 'eco',
+  });
   expect(asked[0].params.requestedSchema.properties.name.default).toBe('Ada');
 });
 
@@ -114,7 +138,10 @@ test('2025-06-18: a multi-select form is refused at ask time naming the field; n
 
 test('2025-11-25: the multi-select form is asked as an array of enums', async () => {
   const { asked } = await call('2025-11-25', { elicitation: {} }, 'tags');
-  expect(asked[0].params.requestedSchema.properties.tags).toMatchObject({ type: 'array', items: { type: 'string', enum: ['a', 'b'] } });
+  expect(asked[0].params.requestedSchema.properties.tags).toMatchObject({
+    type: 'array',
+    items: { type: 'string', enum: ['a', 'b'] },
+  });
 });
 
 test.each(['2025-11-25', '2025-06-18', '2025-03-26'])('%s: includeContext only when the client declared sampling.context', async (version) => {

@@ -13,7 +13,12 @@ class CityArgs {
   @IsString() @Field({ title: 'City', description: 'Where' }) city!: string;
 }
 class Prompts {
-  @Prompt({ title: 'Weather', description: 'Ask about weather', icons: [{ src: 'https://x.test/p.png' }], _meta: { 'x.test/p': 1 } })
+  @Prompt({
+    title: 'Weather',
+    description: 'Ask about weather',
+    icons: [{ src: 'https://x.test/p.png' }],
+    _meta: { 'x.test/p': 1 },
+  })
   weather(args: CityArgs) {
     return [`Weather in ${args.city}?`];
   }
@@ -51,7 +56,12 @@ beforeAll(async () => {
     handler: () => ({
       content: [
         { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt', _meta: { m: 1 } },
-        { type: 'text', text: 'hi', annotations: { priority: 1, lastModified: '2025-01-01T00:00:00Z' }, _meta: { m: 2 } },
+        {
+          type: 'text',
+          text: 'hi',
+          annotations: { priority: 1, lastModified: '2025-01-01T00:00:00Z' },
+          _meta: { m: 2 },
+        },
         { type: 'resource', resource: { uri: 'file:///b.txt', text: 'b', _meta: { m: 3 } } },
       ],
     }),
@@ -80,7 +90,8 @@ test('2025-03-26: serverInfo is name and version only', async () => {
   expect(init.protocolVersion).toBe('2025-03-26');
   expect(init.serverInfo).toEqual({ name: 'shapes', version: '1.0.0' });
   // Only capabilities 2025-03-26 defines (no 2025-11-25 `tasks`, nothing 2026 adds).
-  for (const k of Object.keys(init.capabilities)) expect(['experimental', 'logging', 'completions', 'prompts', 'resources', 'tools']).toContain(k);
+  for (const k of Object.keys(init.capabilities))
+    expect(['experimental', 'logging', 'completions', 'prompts', 'resources', 'tools']).toContain(k);
   expect(init.capabilities.logging).toEqual({});
 });
 
@@ -91,15 +102,31 @@ test('2025-06-18: serverInfo gains title but not icons, description, websiteUrl'
 
 test('2025-11-25: serverInfo carries everything', async () => {
   const { init } = await session('2025-11-25');
-  expect(init.serverInfo).toEqual({ name: 'shapes', version: '1.0.0', title: 'Shapes', description: 'A server with every optional field', websiteUrl: 'https://x.test', icons: ICON });
+  expect(init.serverInfo).toEqual({
+    name: 'shapes',
+    version: '1.0.0',
+    title: 'Shapes',
+    description: 'A server with every optional field',
+    websiteUrl: 'https://x.test',
+    icons: ICON,
+  });
 });
 
 test('2025-03-26 listings: no title, _meta, icons, outputSchema; prompt arguments without title; annotations without lastModified', async () => {
   const { c } = await session('2025-03-26');
   const tools = (await c.call(1, 'tools/list')).json().result.tools;
-  expect(tools.find((t: { name: string }) => t.name === 'names')).toEqual({ name: 'names', description: 'An array result', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
+  expect(tools.find((t: { name: string }) => t.name === 'names')).toEqual({
+    name: 'names',
+    description: 'An array result',
+    inputSchema: { type: 'object' },
+    annotations: { readOnlyHint: true },
+  });
   const prompt = (await c.call(2, 'prompts/list')).json().result.prompts[0];
-  expect(prompt).toEqual({ name: 'weather', description: 'Ask about weather', arguments: [{ name: 'city', description: 'Where', required: true }] });
+  expect(prompt).toEqual({
+    name: 'weather',
+    description: 'Ask about weather',
+    arguments: [{ name: 'city', description: 'Where', required: true }],
+  });
   const resource = (await c.call(3, 'resources/list')).json().result.resources[0];
   expect(resource).toEqual({ name: 'c', uri: 'file:///c.txt', annotations: { audience: ['user'] } });
 });
@@ -110,7 +137,11 @@ test('2025-06-18 listings: title and _meta but no icons; a non-object outputSche
   expect(names.icons).toBeUndefined();
   expect(names.title).toBe('Names');
   expect(names._meta).toEqual({ 'x.test/t': 1 });
-  expect(names.outputSchema).toMatchObject({ type: 'object', properties: { result: { type: 'array', items: { type: 'string' } } }, required: ['result'] });
+  expect(names.outputSchema).toMatchObject({
+    type: 'object',
+    properties: { result: { type: 'array', items: { type: 'string' } } },
+    required: ['result'],
+  });
   const prompt = (await c.call(2, 'prompts/list')).json().result.prompts[0];
   expect(prompt.icons).toBeUndefined();
   expect(prompt.arguments[0].title).toBe('City');

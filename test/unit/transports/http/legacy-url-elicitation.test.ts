@@ -19,12 +19,19 @@ class Connecting {
   connect(ctx: Context): string {
     const elicitationId = `flow-${flows.size + 1}`;
     flows.set(elicitationId, ctx);
-    throw ProtocolError.urlElicitationRequired([{ url: 'https://example.com/auth', message: 'Sign in', elicitationId }]);
+    throw ProtocolError.urlElicitationRequired([
+      { url: 'https://example.com/auth', message: 'Sign in', elicitationId },
+    ]);
   }
 }
 
 function makeApp() {
-  return McpApplication.create({ name: 'url', version: '1.0.0', providers: [Connecting], modules: [ContextServerModule.configure({ logger: silentLogger })] });
+  return McpApplication.create({
+    name: 'url',
+    version: '1.0.0',
+    providers: [Connecting],
+    modules: [ContextServerModule.configure({ logger: silentLogger })],
+  });
 }
 
 /** The callback: the user finished the out-of-band flow. */
@@ -41,12 +48,17 @@ describe('HTTP session', () => {
 
   function openGetStream(c: RawLegacyClient): { events: any[]; req: ClientRequest } {
     const events: any[] = [];
-    const req = httpRequest(server.url, { method: 'GET', headers: { ...c.headers(), Accept: 'text/event-stream' } }, (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        for (const line of chunk.split('\n')) if (line.startsWith('data: ') && line.length > 6) events.push(JSON.parse(line.slice(6)));
-      });
-    });
+    const req = httpRequest(
+      server.url,
+      { method: 'GET', headers: { ...c.headers(), Accept: 'text/event-stream' } },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          for (const line of chunk.split('\n'))
+            if (line.startsWith('data: ') && line.length > 6) events.push(JSON.parse(line.slice(6)));
+        });
+      },
+    );
     req.on('error', () => undefined);
     req.end();
     return { events, req };
@@ -62,7 +74,9 @@ describe('HTTP session', () => {
     const { elicitationId } = error.data.elicitations[0];
     finish(elicitationId);
     await waitFor(() => get.events.length > 0);
-    expect(get.events).toEqual([{ jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } }]);
+    expect(get.events).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } },
+    ]);
     get.req.destroy();
   });
 
@@ -84,14 +98,31 @@ describe('HTTP session', () => {
 test('stdio message stream, 2025-11-25: the completion after the request finished goes on the connection', async () => {
   const sent: JsonRpcMessage[] = [];
   const conn = new MessageConnection(makeApp().endpoint, (m) => sent.push(...(Array.isArray(m) ? m : [m])));
-  conn.receiveValue({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { url: {} } }, clientInfo: { name: 't', version: '0' } } });
+  conn.receiveValue({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: { elicitation: { url: {} } },
+      clientInfo: { name: 't', version: '0' },
+    },
+  });
   conn.receiveValue({ jsonrpc: '2.0', method: 'notifications/initialized' });
   conn.receiveValue({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'connect', arguments: {} } });
   await waitFor(() => sent.some((m) => 'id' in m && m.id === 1));
-  const error = (sent.find((m) => 'id' in m && m.id === 1) as { error: { code: number; data: { elicitations: Array<{ elicitationId: string }> } } }).error;
+  const error = (
+    sent.find((m) => 'id' in m && m.id === 1) as {
+      error: { code: number; data: { elicitations: Array<{ elicitationId: string }> } };
+    }
+  ).error;
   expect(error.code).toBe(-32042);
   const { elicitationId } = error.data.elicitations[0]!;
   finish(elicitationId);
   await conn.drain();
-  expect(sent.at(-1)).toEqual({ jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } });
+  expect(sent.at(-1)).toEqual({
+    jsonrpc: '2.0',
+    method: 'notifications/elicitation/complete',
+    params: { elicitationId },
+  });
 });

@@ -18,7 +18,12 @@ const faults = trackProcessFaults();
 
 beforeAll(async () => {
   app = makeApp({ authenticate: ({ headers }) => ({ id: String(headers?.['x-user'] ?? 'anonymous') }) });
-  server = await serveHttp(app, { port: 0, maxSessions: 1200, maxSessionsPerPrincipal: 1200, sessionIdleTimeoutMs: 1000 });
+  server = await serveHttp(app, {
+    port: 0,
+    maxSessions: 1200,
+    maxSessionsPerPrincipal: 1200,
+    sessionIdleTimeoutMs: 1000,
+  });
 });
 afterAll(async () => {
   await server.close({ deadlineMs: 2000 });
@@ -54,26 +59,54 @@ test('progress on a legacy session streams SSE with a priming event and event id
 test('a server-to-client elicitation goes on the POST stream; the posted answer gets 202', async () => {
   const c = await session('2025-11-25', 'alice', { elicitation: {} });
   const statuses: number[] = [];
-  const result = await streamingRequest(server.url, { headers: c.headers(), body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'greet', arguments: { text: 'x' } } }) }, (ev) => {
-    if (ev.method === 'elicitation/create') {
-      void c.post({ jsonrpc: '2.0', id: ev.id, result: { action: 'accept', content: { name: 'Grace' } } }).then((r) => statuses.push(r.status));
-    }
-  });
+  const result = await streamingRequest(
+    server.url,
+    {
+      headers: c.headers(),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'greet', arguments: { text: 'x' } },
+      }),
+    },
+    (ev) => {
+      if (ev.method === 'elicitation/create') {
+        void c
+          .post({ jsonrpc: '2.0', id: ev.id, result: { action: 'accept', content: { name: 'Grace' } } })
+          .then((r) => statuses.push(r.status));
+      }
+    },
+  );
   expect(result.events.pop()).toMatchObject({ id: 3, result: { content: [{ text: 'Hello, Grace!' }] } });
   expect(statuses).toEqual([202]);
 });
 
 test('stateless legacy (no session, no initialize): served once; an ask fails with an actionable error', async () => {
-  const r = await rawRequest(server.url, { headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: { text: 'x' } } }) });
+  const r = await rawRequest(server.url, {
+    headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': '2025-06-18' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'greet', arguments: { text: 'x' } },
+    }),
+  });
   expect(r.status).toBe(200);
   expect(JSON.stringify(r.json())).toMatch(/capability|session/i);
-  const bad = await rawRequest(server.url, { headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': '1999-01-01' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+  const bad = await rawRequest(server.url, {
+    headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': '1999-01-01' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
   expect(bad.status).toBe(400);
   expect(bad.json().id).toBe(2);
 });
 
 test('F2: unknown, deleted and expired sessions are 404; DELETE terminates', async () => {
-  const unknown = await rawRequest(server.url, { headers: { ...JSON_HEADERS, 'Mcp-Session-Id': 'nope' }, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }) });
+  const unknown = await rawRequest(server.url, {
+    headers: { ...JSON_HEADERS, 'Mcp-Session-Id': 'nope' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }),
+  });
   expect(unknown.status).toBe(404);
   expect(unknown.json().id).toBe(5);
   const c = await session();
@@ -91,7 +124,10 @@ test('F3: another principal presenting a session id gets the same 404 as an unkn
   const bob = new RawLegacyClient(server.url, '2025-11-25', { 'X-User': 'bob' });
   bob.sessionId = alice.sessionId;
   const stolen = await bob.call(8, 'tools/call', { name: 'echo', arguments: { text: 'secret' } });
-  const unknown = await rawRequest(server.url, { headers: { ...JSON_HEADERS, 'Mcp-Session-Id': 'x', 'X-User': 'bob' }, body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call' }) });
+  const unknown = await rawRequest(server.url, {
+    headers: { ...JSON_HEADERS, 'Mcp-Session-Id': 'x', 'X-User': 'bob' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call' }),
+  });
   expect(stolen.status).toBe(404);
   expect(stolen.text).toBe(unknown.text);
   expect((await alice.call(9, 'tools/list')).status).toBe(200);
@@ -115,44 +151,78 @@ test('F5: Last-Event-ID never replays across streams or sessions', async () => {
   // Session b presents a's event id: nothing of a's is replayed.
   const chunks: string[] = [];
   await new Promise<void>((resolve) => {
-    const req = httpRequest(server.url, { method: 'GET', headers: { ...b.headers(), Accept: 'text/event-stream', 'Last-Event-ID': firstId } }, (res) => {
-      res.on('data', (c: Buffer) => chunks.push(c.toString()));
-      setTimeout(() => {
-        req.destroy();
-        resolve();
-      }, 150);
-    });
+    const req = httpRequest(
+      server.url,
+      { method: 'GET', headers: { ...b.headers(), Accept: 'text/event-stream', 'Last-Event-ID': firstId } },
+      (res) => {
+        res.on('data', (c: Buffer) => chunks.push(c.toString()));
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 150);
+      },
+    );
     req.on('error', () => undefined);
     req.end();
   });
   expect(chunks.join('')).not.toMatch(/progress|done 2/);
   // a's own resume replays the rest of that stream only.
-  const resumed = await rawRequest(server.url, { method: 'GET', headers: { ...a.headers(), Accept: 'text/event-stream', 'Last-Event-ID': firstId } });
-  expect(resumed.events().map((e: any) => e.params?.progress ?? e.result?.content?.[0]?.text)).toEqual([1, 2, 'done 2']);
+  const resumed = await rawRequest(server.url, {
+    method: 'GET',
+    headers: { ...a.headers(), Accept: 'text/event-stream', 'Last-Event-ID': firstId },
+  });
+  expect(resumed.events().map((e: any) => e.params?.progress ?? e.result?.content?.[0]?.text)).toEqual([
+    1,
+    2,
+    'done 2',
+  ]);
 });
 
 test('SSE polling: the tool closes its stream; GET + Last-Event-ID delivers the result', async () => {
   const c = await session();
-  const first = await streamingRequest(server.url, { headers: c.headers(), body: JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'test_reconnection', arguments: { text: 'x' }, _meta: { progressToken: 'r' } } }) }, () => undefined);
+  const first = await streamingRequest(
+    server.url,
+    {
+      headers: c.headers(),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 11,
+        method: 'tools/call',
+        params: { name: 'test_reconnection', arguments: { text: 'x' }, _meta: { progressToken: 'r' } },
+      }),
+    },
+    () => undefined,
+  );
   expect(first.events.some((e) => 'result' in e)).toBe(false);
   const last = first.ids[first.ids.length - 1]!;
   await new Promise((r) => setTimeout(r, 100));
-  const resumed = await rawRequest(server.url, { method: 'GET', headers: { ...c.headers(), Accept: 'text/event-stream', 'Last-Event-ID': last } });
+  const resumed = await rawRequest(server.url, {
+    method: 'GET',
+    headers: { ...c.headers(), Accept: 'text/event-stream', 'Last-Event-ID': last },
+  });
   expect(resumed.events().pop()).toMatchObject({ id: 11, result: { content: [{ text: 'reconnected' }] } });
 });
 
 test('GET stream: list_changed after notifications/initialized; a second GET is 409', async () => {
   const c = await session();
   const events: any[] = [];
-  const req = httpRequest(server.url, { method: 'GET', headers: { ...c.headers(), Accept: 'text/event-stream' } }, (res) => {
-    res.on('data', (ch: Buffer) => {
-      for (const line of ch.toString().split('\n')) if (line.startsWith('data: ') && line.length > 7) events.push(JSON.parse(line.slice(6)));
-    });
-  });
+  const req = httpRequest(
+    server.url,
+    { method: 'GET', headers: { ...c.headers(), Accept: 'text/event-stream' } },
+    (res) => {
+      res.on('data', (ch: Buffer) => {
+        for (const line of ch.toString().split('\n'))
+          if (line.startsWith('data: ') && line.length > 7) events.push(JSON.parse(line.slice(6)));
+      });
+    },
+  );
   req.on('error', () => undefined);
   req.end();
   await new Promise((r) => setTimeout(r, 50));
-  const second = await rawRequest(server.url, { method: 'GET', headers: { ...c.headers(), Accept: 'text/event-stream' } });
+  const second = await rawRequest(server.url, {
+    method: 'GET',
+    headers: { ...c.headers(), Accept: 'text/event-stream' },
+  });
   expect(second.status).toBe(409);
   app.addTool({ name: `dyn_${Date.now()}`, description: 'd', handler: () => 'x' });
   await waitFor(() => events.some((e) => e.method === 'notifications/tools/list_changed'));
@@ -161,7 +231,13 @@ test('GET stream: list_changed after notifications/initialized; a second GET is 
 
 test('F8: batches on 2025-03-26 only: 100 served, 101 refused; arrays refused on later revisions', async () => {
   const old = await session('2025-03-26');
-  const items = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: { text: `n${i}` } } }));
+  const items = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: `n${i}` } },
+    }));
   const ok = await old.post(items(100));
   expect(ok.status).toBe(200);
   expect(ok.json()).toHaveLength(100);
@@ -180,11 +256,25 @@ test('F8: batches on 2025-03-26 only: 100 served, 101 refused; arrays refused on
 test('F7: notifications/cancelled aborts the request of that session; nothing pending leaks', async () => {
   const c = await session('2025-11-25', 'alice', { elicitation: {} });
   let askId: unknown;
-  const done = streamingRequest(server.url, { headers: c.headers(), body: JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'tools/call', params: { name: 'greet', arguments: { text: 'x' } } }) }, (ev) => {
-    if (ev.method === 'elicitation/create') askId = ev.id;
-  });
+  const done = streamingRequest(
+    server.url,
+    {
+      headers: c.headers(),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 12,
+        method: 'tools/call',
+        params: { name: 'greet', arguments: { text: 'x' } },
+      }),
+    },
+    (ev) => {
+      if (ev.method === 'elicitation/create') askId = ev.id;
+    },
+  );
   await waitFor(() => askId !== undefined);
-  expect((await c.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 12 } })).status).toBe(202);
+  expect((await c.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 12 } })).status).toBe(
+    202,
+  );
   await done;
   expect((await c.call(13, 'tools/list')).status).toBe(200);
 });
@@ -194,7 +284,10 @@ test('authentication: a throwing hook is 401 with a JSON-RPC body', async () => 
     throw new Error('bad token');
   } });
   const s = await serveHttp(locked, { port: 0 });
-  const r = await rawRequest(s.url, { headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }) });
+  const r = await rawRequest(s.url, {
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
+  });
   expect(r.status).toBe(401);
   expect(r.json()).toMatchObject({ id: 1, error: { message: expect.stringContaining('bad token') } });
   await s.close({ deadlineMs: 500 });

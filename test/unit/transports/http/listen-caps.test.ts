@@ -10,7 +10,8 @@ import { MessageConnection } from '../../../../src/transports/message-connection
 import type { JsonRpcMessage } from '../../../../src/protocol/jsonrpc';
 import { JSON_HEADERS, MODERN, modernMeta, modernPost, TestTools, waitFor } from './fixtures';
 
-const byHeader = ({ headers }: { headers?: Record<string, unknown> }) => (typeof headers?.['x-user'] === 'string' ? { id: headers['x-user'] } : undefined);
+const byHeader = ({ headers }: { headers?: Record<string, unknown> }) =>
+  typeof headers?.['x-user'] === 'string' ? { id: headers['x-user'] } : undefined;
 
 function app(limits: Record<string, number>) {
   return McpApplication.create({
@@ -31,8 +32,18 @@ interface OpenListen {
 function listen(url: string, id: number, user?: string): Promise<OpenListen> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } });
-    const headers = { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen', ...(user ? { 'X-User': user } : {}) };
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'subscriptions/listen',
+      params: { notifications: { toolsListChanged: true }, _meta: modernMeta() },
+    });
+    const headers = {
+      ...JSON_HEADERS,
+      'MCP-Protocol-Version': MODERN,
+      'Mcp-Method': 'subscriptions/listen',
+      ...(user ? { 'X-User': user } : {}),
+    };
     const req = httpRequest(url, { method: 'POST', headers }, (res) => {
       res.on('data', (c: Buffer) => {
         text += c.toString();
@@ -48,7 +59,10 @@ function listen(url: string, id: number, user?: string): Promise<OpenListen> {
 describe('over HTTP', () => {
   let server: HttpServerHandle;
   beforeAll(async () => {
-    server = await serveHttp(app({ maxListenStreams: 5, maxListenStreamsPerPrincipal: 2, maxAnonymousListenStreams: 2 }), { port: 0 });
+    server = await serveHttp(
+      app({ maxListenStreams: 5, maxListenStreamsPerPrincipal: 2, maxAnonymousListenStreams: 2 }),
+      { port: 0 },
+    );
   });
   afterAll(() => server.close({ deadlineMs: 1000 }));
 
@@ -58,7 +72,10 @@ describe('over HTTP', () => {
     expect(a1.text()).toContain('acknowledged');
     expect(a2.text()).toContain('acknowledged');
     const a3 = await listen(server.url, 3, 'alice');
-    expect(JSON.parse(a3.text()).error).toMatchObject({ code: -32600, message: expect.stringContaining('maxListenStreamsPerPrincipal') });
+    expect(JSON.parse(a3.text()).error).toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('maxListenStreamsPerPrincipal'),
+    });
 
     const anon = [await listen(server.url, 4), await listen(server.url, 5)];
     expect(anon.every((l) => l.text().includes('acknowledged'))).toBe(true);
@@ -76,7 +93,10 @@ describe('over HTTP', () => {
     a1.req.destroy(); // the client leaves: its slot is freed
     let again: OpenListen | undefined;
     await waitFor(() => {
-      if (!again) void listen(server.url, 10, 'alice').then((l) => (l.text().includes('acknowledged') ? (again = l) : l.req.destroy()));
+      if (!again)
+        void listen(server.url, 10, 'alice').then((l) =>
+          l.text().includes('acknowledged') ? (again = l) : l.req.destroy(),
+        );
       return again !== undefined;
     });
     for (const l of [a2, ...anon, b1, again!]) l.req.destroy();
@@ -87,16 +107,28 @@ test('stdio: the per-connection principal quota applies, and cancelling a stream
   const application = app({ maxListenStreamsPerPrincipal: 1 });
   const sent: JsonRpcMessage[] = [];
   const conn = new MessageConnection(application.endpoint, (m) => sent.push(...(Array.isArray(m) ? m : [m])), { principal: { id: 'local' } });
-  const open = (id: number) => conn.receiveValue({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: modernMeta(), notifications: {} } });
+  const open = (id: number) =>
+    conn.receiveValue({
+      jsonrpc: '2.0',
+      id,
+      method: 'subscriptions/listen',
+      params: { _meta: modernMeta(), notifications: {} },
+    });
   open(1);
   open(2);
   await waitFor(() => sent.length >= 2);
   expect(sent[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
-  expect(sent[1]).toMatchObject({ id: 2, error: { code: -32600, message: expect.stringContaining('maxListenStreamsPerPrincipal') } });
+  expect(sent[1]).toMatchObject({
+    id: 2,
+    error: { code: -32600, message: expect.stringContaining('maxListenStreamsPerPrincipal') },
+  });
   conn.receiveValue({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
   open(3);
   await waitFor(() => sent.length >= 3);
-  expect(sent[2]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 3 } } });
+  expect(sent[2]).toMatchObject({
+    method: 'notifications/subscriptions/acknowledged',
+    params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 3 } },
+  });
   await conn.drain();
 });
 
@@ -105,7 +137,12 @@ test('a listen resourceSubscriptions URI over maxUriLength is -32602 and takes n
   const sent: JsonRpcMessage[] = [];
   const conn = new MessageConnection(application.endpoint, (m) => sent.push(...(Array.isArray(m) ? m : [m])), { principal: { id: 'local' } });
   const open = (id: number, uri: string) =>
-    conn.receiveValue({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: modernMeta(), notifications: { resourceSubscriptions: [uri] } } });
+    conn.receiveValue({
+      jsonrpc: '2.0',
+      id,
+      method: 'subscriptions/listen',
+      params: { _meta: modernMeta(), notifications: { resourceSubscriptions: [uri] } },
+    });
   open(1, 'test://' + 'x'.repeat(200));
   await waitFor(() => sent.length >= 1);
   expect(sent[0]).toMatchObject({ id: 1, error: { code: -32602, message: expect.stringContaining('maxUriLength') } });

@@ -1,7 +1,18 @@
 /** 2026-07-28 over HTTP: JSON and SSE replies, header ladder, status codes, cancellation, listen. */
 import { request as httpRequest } from 'node:http';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
-import { makeApp, modernMeta, modernPost, MODERN, JSON_HEADERS, parseSse, probe, rawRequest, trackProcessFaults, waitFor } from './fixtures';
+import {
+  makeApp,
+  modernMeta,
+  modernPost,
+  MODERN,
+  JSON_HEADERS,
+  parseSse,
+  probe,
+  rawRequest,
+  trackProcessFaults,
+  waitFor,
+} from './fixtures';
 
 let server: HttpServerHandle;
 let app: ReturnType<typeof makeApp>;
@@ -33,7 +44,11 @@ test('server/discover and tools/list answer JSON with resultType', async () => {
 });
 
 test('progress switches the reply to SSE; the reply is the last event', async () => {
-  const r = await modernPost(server.url, 3, 'tools/call', { name: 'slow', arguments: { steps: 3 }, _meta: { progressToken: 'p' } });
+  const r = await modernPost(server.url, 3, 'tools/call', {
+    name: 'slow',
+    arguments: { steps: 3 },
+    _meta: { progressToken: 'p' },
+  });
   expect(r.status).toBe(200);
   expect(r.headers['content-type']).toBe('text/event-stream');
   expect(r.headers['x-accel-buffering']).toBe('no');
@@ -45,7 +60,9 @@ test('progress switches the reply to SSE; the reply is the last event', async ()
 
 test('MRTR input_required round trip over HTTP', async () => {
   const caps = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
-  const r1 = (await modernPost(server.url, 4, 'tools/call', { name: 'greet', arguments: { text: 'x' }, _meta: caps })).json();
+  const r1 = (
+    await modernPost(server.url, 4, 'tools/call', { name: 'greet', arguments: { text: 'x' }, _meta: caps })
+  ).json();
   expect(r1.result.resultType).toBe('input_required');
   const r2 = await modernPost(server.url, 5, 'tools/call', {
     name: 'greet',
@@ -72,8 +89,18 @@ describe('header ladder (400 / -32020, id echoed)', () => {
   test.each(cases)('%s', async (_label, override) => {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(override)) headers[k] = v;
-    const body = { jsonrpc: '2.0', id: 'h1', method: 'tools/call', params: { name: 'echo', arguments: { text: 'a' }, _meta: modernMeta() } };
-    const base: Record<string, string> = { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'echo' };
+    const body = {
+      jsonrpc: '2.0',
+      id: 'h1',
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'a' }, _meta: modernMeta() },
+    };
+    const base: Record<string, string> = {
+      ...JSON_HEADERS,
+      'MCP-Protocol-Version': MODERN,
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': 'echo',
+    };
     for (const [k, v] of Object.entries(headers)) {
       if (v === '') delete base[k];
       else base[k] = v;
@@ -85,26 +112,57 @@ describe('header ladder (400 / -32020, id echoed)', () => {
   });
 
   test('v999 in both header and _meta → -32022 from the dispatcher; header ≠ v999 body → -32020', async () => {
-    const body = (v: string) => JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'server/discover', params: { _meta: modernMeta({ 'io.modelcontextprotocol/protocolVersion': v }) } });
-    const both = await rawRequest(server.url, { headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': 'v999.0.0', 'Mcp-Method': 'server/discover' }, body: body('v999.0.0') });
+    const body = (v: string) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'server/discover',
+        params: { _meta: modernMeta({ 'io.modelcontextprotocol/protocolVersion': v }) },
+      });
+    const both = await rawRequest(server.url, {
+      headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': 'v999.0.0', 'Mcp-Method': 'server/discover' },
+      body: body('v999.0.0'),
+    });
     expect(both.status).toBe(400);
     expect(both.json()).toMatchObject({ id: 9, error: { code: -32022, data: { requested: 'v999.0.0' } } });
-    const mixed = await rawRequest(server.url, { headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'server/discover' }, body: body('v999.0.0') });
+    const mixed = await rawRequest(server.url, {
+      headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'server/discover' },
+      body: body('v999.0.0'),
+    });
     expect(mixed.status).toBe(400);
     expect(mixed.json().error.code).toBe(-32020);
   });
 
   test('header names are case-insensitive, OWS trimmed, base64 decoded, odd wrappers literal', async () => {
-    const good = await modernPost(server.url, 10, 'tools/call', { name: 'echo', arguments: { text: 'a' } }, { 'mcp-name': '  =?base64?ZWNobw==?=  ' });
+    const good = await modernPost(
+      server.url,
+      10,
+      'tools/call',
+      { name: 'echo', arguments: { text: 'a' } },
+      { 'mcp-name': '  =?base64?ZWNobw==?=  ' },
+    );
     expect(good.status).toBe(200);
-    const literal = await modernPost(server.url, 11, 'tools/call', { name: 'echo', arguments: { text: 'a' } }, { 'Mcp-Name': '=?BASE64?ZWNobw==?=' });
+    const literal = await modernPost(
+      server.url,
+      11,
+      'tools/call',
+      { name: 'echo', arguments: { text: 'a' } },
+      { 'Mcp-Name': '=?BASE64?ZWNobw==?=' },
+    );
     expect(literal.status).toBe(400); // literal "=?BASE64?…" ≠ "echo"
   });
 
   test('Mcp-Param-* mirrors x-mcp-header arguments', async () => {
     const call = (args: Record<string, unknown>, headers: Record<string, string>) =>
       modernPost(server.url, 12, 'tools/call', { name: 'regional', arguments: args }, headers);
-    expect((await call({ region: 'eu', level: 42, flag: true }, { 'Mcp-Param-Region': 'eu', 'mcp-param-level': '42.0', 'Mcp-Param-Flag': 'true' })).status).toBe(200);
+    expect(
+      (
+        await call(
+          { region: 'eu', level: 42, flag: true },
+          { 'Mcp-Param-Region': 'eu', 'mcp-param-level': '42.0', 'Mcp-Param-Flag': 'true' },
+        )
+      ).status,
+    ).toBe(200);
     expect((await call({ region: 'eu' }, {})).status).toBe(400); // header missing
     expect((await call({ region: 'eu' }, { 'Mcp-Param-Region': 'us' })).status).toBe(400);
     expect((await call({ level: 42 }, { 'Mcp-Param-Level': '43' })).status).toBe(400);
@@ -138,11 +196,18 @@ test('status codes: unknown method 404/-32601, missing _meta 400/-32602, notific
   expect(noMeta.json()).toMatchObject({ id: 21, error: { code: -32602 } });
   const note = await rawRequest(server.url, {
     headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN },
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: modernMeta() } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1, _meta: modernMeta() },
+    }),
   });
   expect(note.status).toBe(202);
   expect(note.text).toBe('');
-  const resp = await rawRequest(server.url, { headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} }) });
+  const resp = await rawRequest(server.url, {
+    headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} }),
+  });
   expect(resp.status).toBe(400);
   expect(resp.json().error.code).toBe(-32600);
   const batch = await rawRequest(server.url, {
@@ -161,16 +226,28 @@ test('G8: a throwing tool is an isError result; closing the stream aborts the ha
   const before = probe.aborted;
   const received: string[] = [];
   await new Promise<void>((resolve) => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 31, method: 'tools/call', params: { name: 'hang', arguments: { text: 'x' }, _meta: { ...modernMeta(), progressToken: 't' } } });
-    const req = httpRequest(server.url, { method: 'POST', headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'hang' } }, (res) => {
-      res.on('data', (c: Buffer) => {
-        received.push(c.toString());
-        // First progress arrived: the client walks away.
-        req.destroy();
-        setTimeout(resolve, 100);
-      });
-      res.on('error', () => undefined);
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 31,
+      method: 'tools/call',
+      params: { name: 'hang', arguments: { text: 'x' }, _meta: { ...modernMeta(), progressToken: 't' } },
     });
+    const req = httpRequest(
+      server.url,
+      {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'hang' },
+      },
+      (res) => {
+        res.on('data', (c: Buffer) => {
+          received.push(c.toString());
+          // First progress arrived: the client walks away.
+          req.destroy();
+          setTimeout(resolve, 100);
+        });
+        res.on('error', () => undefined);
+      },
+    );
     req.on('error', () => undefined);
     req.end(body);
   });
@@ -182,7 +259,10 @@ test('G8: a throwing tool is an isError result; closing the stream aborts the ha
 });
 
 test('E6: content negotiation 415 / 406 / 405 with Allow', async () => {
-  const plain = await rawRequest(server.url, { headers: { 'Content-Type': 'text/plain', Accept: 'application/json' }, body: '{}' });
+  const plain = await rawRequest(server.url, {
+    headers: { 'Content-Type': 'text/plain', Accept: 'application/json' },
+    body: '{}',
+  });
   expect(plain.status).toBe(415);
   const noAccept = await rawRequest(server.url, { headers: { 'Content-Type': 'application/json' }, body: '{}' });
   expect(noAccept.status).toBe(406);
@@ -202,11 +282,23 @@ test('subscriptions/listen: ack first, tagged list_changed, final result on shut
   const local = await serveHttp(listenApp, { port: 0 });
   const chunks: string[] = [];
   let ended = false;
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } });
-  const req = httpRequest(local.url, { method: 'POST', headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' } }, (res) => {
-    res.on('data', (c: Buffer) => chunks.push(c.toString()));
-    res.on('end', () => (ended = true));
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 'listen-1',
+    method: 'subscriptions/listen',
+    params: { notifications: { toolsListChanged: true }, _meta: modernMeta() },
   });
+  const req = httpRequest(
+    local.url,
+    {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' },
+    },
+    (res) => {
+      res.on('data', (c: Buffer) => chunks.push(c.toString()));
+      res.on('end', () => (ended = true));
+    },
+  );
   req.end(body);
   await waitFor(() => chunks.join('').includes('acknowledged'));
   listenApp.addTool({ name: 'added', description: 'x', handler: () => 'y' });
@@ -215,6 +307,9 @@ test('subscriptions/listen: ack first, tagged list_changed, final result on shut
   await waitFor(() => ended);
   const ev = parseSse(chunks.join(''));
   expect(ev[0].method).toBe('notifications/subscriptions/acknowledged');
-  expect(ev[1]).toMatchObject({ method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } } });
+  expect(ev[1]).toMatchObject({
+    method: 'notifications/tools/list_changed',
+    params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } },
+  });
   expect(ev[ev.length - 1]).toMatchObject({ id: 'listen-1', result: { resultType: 'complete' } });
 });

@@ -3,7 +3,14 @@
  * `maxSubscriptionsPerSession` per session; URIs longer than `maxUriLength` are refused before any
  * template is matched (both eras). After each refusal a normal call still succeeds.
  */
-import { ContextServerModule, McpApplication, Resource, ResourceTemplate, serveHttp, type HttpServerHandle } from '../../../../src';
+import {
+  ContextServerModule,
+  McpApplication,
+  Resource,
+  ResourceTemplate,
+  serveHttp,
+  type HttpServerHandle,
+} from '../../../../src';
 import { silentLogger } from '../../../../src/server/server-logger';
 import { modernPost, RawLegacyClient, replyOf } from './fixtures';
 
@@ -24,7 +31,9 @@ beforeAll(async () => {
     name: 'caps',
     version: '1.0.0',
     providers: [Files],
-    modules: [ContextServerModule.configure({ logger: silentLogger, maxSubscriptionsPerSession: 3, maxUriLength: 256 })],
+    modules: [
+      ContextServerModule.configure({ logger: silentLogger, maxSubscriptionsPerSession: 3, maxUriLength: 256 }),
+    ],
   });
   server = await serveHttp(app, { port: 0 });
 });
@@ -39,15 +48,27 @@ async function session(): Promise<RawLegacyClient> {
 test('subscribe to a URI no resource or template matches is -32002 "Resource not found"; existing ones succeed', async () => {
   const c = await session();
   const missing = replyOf(await c.call(1, 'resources/subscribe', { uri: 'test://nothing/here' }));
-  expect(missing.error).toMatchObject({ code: -32002, message: 'Resource not found: test://nothing/here', data: { uri: 'test://nothing/here' } });
-  expect(replyOf(await c.call(2, 'resources/subscribe', { uri: 'test://readme' }))).toMatchObject({ id: 2, result: {} });
-  expect(replyOf(await c.call(3, 'resources/subscribe', { uri: 'test://items/7' }))).toMatchObject({ id: 3, result: {} });
+  expect(missing.error).toMatchObject({
+    code: -32002,
+    message: 'Resource not found: test://nothing/here',
+    data: { uri: 'test://nothing/here' },
+  });
+  expect(replyOf(await c.call(2, 'resources/subscribe', { uri: 'test://readme' }))).toMatchObject({
+    id: 2,
+    result: {},
+  });
+  expect(replyOf(await c.call(3, 'resources/subscribe', { uri: 'test://items/7' }))).toMatchObject({
+    id: 3,
+    result: {},
+  });
 });
 
 test('the per-session subscription cap refuses one more, re-subscribing is free, unsubscribing makes room', async () => {
   const c = await session();
   for (const [i, id] of ['1', '2', '3'].entries()) {
-    expect(replyOf(await c.call(i, 'resources/subscribe', { uri: `test://items/${id}` }))).toMatchObject({ result: {} });
+    expect(replyOf(await c.call(i, 'resources/subscribe', { uri: `test://items/${id}` }))).toMatchObject({
+      result: {},
+    });
   }
   const over = replyOf(await c.call(10, 'resources/subscribe', { uri: 'test://items/4' }));
   expect(over.error).toMatchObject({ code: -32600, message: expect.stringContaining('maxSubscriptionsPerSession') });
@@ -68,7 +89,9 @@ test('a URI over maxUriLength is -32602 before template matching (legacy subscri
     expect(r.error).toMatchObject({ code: -32602, message: expect.stringContaining('maxUriLength') });
     expect(r.error.message).not.toContain('aaaa'); // the URI is not echoed
   }
-  expect(replyOf(await c.call(5, 'resources/read', { uri: 'test://items/ok' })).result.contents[0].text).toBe('item ok');
+  expect(replyOf(await c.call(5, 'resources/read', { uri: 'test://items/ok' })).result.contents[0].text).toBe(
+    'item ok',
+  );
 });
 
 test('2026-07-28: a URI over maxUriLength is -32602, then reads succeed', async () => {

@@ -2,7 +2,17 @@
 import { connect } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
-import { JSON_HEADERS, makeApp, modernMeta, modernPost, MODERN, probe, rawRequest, trackProcessFaults, waitFor } from './fixtures';
+import {
+  JSON_HEADERS,
+  makeApp,
+  modernMeta,
+  modernPost,
+  MODERN,
+  probe,
+  rawRequest,
+  trackProcessFaults,
+  waitFor,
+} from './fixtures';
 
 let server: HttpServerHandle;
 const faults = trackProcessFaults();
@@ -59,13 +69,22 @@ function rawExchange(head: string, body: Buffer | string, opts: { chunked?: bool
 
 test('G1: request headers over maxHeaderBytes (16 KiB) are 431, then normal calls are served', async () => {
   const big = 'x'.repeat(20 * 1024);
-  const status = await rawExchange(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Padding: ${big}\r\nContent-Length: 2\r\n\r\n`, '{}');
+  const status = await rawExchange(
+    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Padding: ${big}\r\nContent-Length: 2\r\n\r\n`,
+    '{}',
+  );
   expect(status).toBe(431);
   await stillServes();
   // The cap is an option: a larger one lets the same request through to the MCP layer.
   const roomy = await serveHttp(makeApp(), { port: 0, maxHeaderBytes: 64 * 1024 });
   try {
-    const r = await modernPost(roomy.url, 1, 'tools/call', { name: 'echo', arguments: { text: 'fits' } }, { 'X-Padding': big });
+    const r = await modernPost(
+      roomy.url,
+      1,
+      'tools/call',
+      { name: 'echo', arguments: { text: 'fits' } },
+      { 'X-Padding': big },
+    );
     expect(r.json().result.content[0].text).toBe('fits');
   } finally {
     await roomy.close({ deadlineMs: 1000 });
@@ -95,16 +114,28 @@ const corpus: Array<[string, string | Buffer]> = [
   ['truncated object', '{"jsonrpc":"2.0","id":1,"method":"tools/li'],
   ['truncated string', '{"jsonrpc":"2.0","id":1,"method":"'],
   ['invalid UTF-8', Buffer.from([0x7b, 0xff, 0xfe, 0x7d])],
-  ['lone continuation byte', Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"a'), Buffer.from([0x80]), Buffer.from('"}')])],
+  [
+    'lone continuation byte',
+    Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"a'), Buffer.from([0x80]), Buffer.from('"}')]),
+  ],
   ['BOM then JSON', '\uFEFF{"jsonrpc":"2.0","id":1,"method":"tools/list"}'],
   ['NaN', '{"jsonrpc":"2.0","id":NaN,"method":"tools/list"}'],
   ['1e400 id', '{"jsonrpc":"2.0","id":1e400,"method":"tools/list"}'],
   ['Infinity', '{"jsonrpc":"2.0","id":Infinity,"method":"tools/list"}'],
   ['deep nesting 100000', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"a":${deep(100_000)}}}`],
   ['deep nesting 65', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"a":${deep(65)}}}`],
-  ['__proto__ params', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x","__proto__":{"polluted":1}}}}'],
-  ['constructor.prototype', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"constructor":{"prototype":{"polluted":1}}}}}'],
-  ['__proto__ in _meta', `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"__proto__":{"polluted":1}}}}`],
+  [
+    '__proto__ params',
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x","__proto__":{"polluted":1}}}}',
+  ],
+  [
+    'constructor.prototype',
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"constructor":{"prototype":{"polluted":1}}}}}',
+  ],
+  [
+    '__proto__ in _meta',
+    `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"__proto__":{"polluted":1}}}}`,
+  ],
   ['number', '42'],
   ['string', '"hello"'],
   ['null', 'null'],
@@ -121,7 +152,10 @@ const corpus: Array<[string, string | Buffer]> = [
   ['trailing garbage', '{"jsonrpc":"2.0","id":1,"method":"tools/list"}xyz'],
   ['two objects', '{"jsonrpc":"2.0","id":1,"method":"tools/list"}{"jsonrpc":"2.0","id":2,"method":"tools/list"}'],
   ['control chars', '{"jsonrpc":"2.0","id":1,"method":"tools/\u0000list"}'],
-  ['modern claim not a string', `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":5}}}`],
+  [
+    'modern claim not a string',
+    `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":5}}}`,
+  ],
   ['modern _meta not an object', `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":"x"}}`],
 ];
 
@@ -143,15 +177,27 @@ test('G2: parse error is 400/-32700 with id null', async () => {
 });
 
 test('G9: 200 sockets reset mid-response; no crash, no unhandled rejection', async () => {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { steps: 3, delayMs: 2 }, _meta: { ...modernMeta(), progressToken: 1 } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'slow', arguments: { steps: 3, delayMs: 2 }, _meta: { ...modernMeta(), progressToken: 1 } },
+  });
   await Promise.all(Array.from({ length: 200 }, (_, i) => new Promise<void>((resolve) => {
-    const req = httpRequest(server.url, { method: 'POST', headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'slow' } }, (res) => {
-      res.once('data', () => {
-        req.destroy();
-        resolve();
-      });
-      res.on('error', () => undefined);
-    });
+    const req = httpRequest(
+      server.url,
+      {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'slow' },
+      },
+      (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+        res.on('error', () => undefined);
+      },
+    );
     req.on('error', () => resolve());
     // Half of them die while still sending the body.
     if (i % 2) {
@@ -211,7 +257,9 @@ test('G7: a request that arrives on an open connection while draining gets 503 +
 
 test('G7: shutdown past its deadline aborts stuck handlers and still exits', async () => {
   const local = await serveHttp(makeApp(), { port: 0 });
-  const stuck = modernPost(local.url, 1, 'tools/call', { name: 'hang', arguments: { text: 'x' } }).catch(() => undefined);
+  const stuck = modernPost(local.url, 1, 'tools/call', { name: 'hang', arguments: { text: 'x' } }).catch(
+    () => undefined,
+  );
   await new Promise((r) => setTimeout(r, 50));
   const started = Date.now();
   await local.close({ deadlineMs: 300 });

@@ -1,7 +1,16 @@
 /** HTTP hardening: Host/Origin (E1-E5), exposure defaults (E4), session cap (F6), cross-client routing (F4). */
 import { FrameworkError } from '../../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
-import { JSON_HEADERS, makeApp, modernPost, RawLegacyClient, rawRequest, replyOf, streamingRequest, trackProcessFaults } from './fixtures';
+import {
+  JSON_HEADERS,
+  makeApp,
+  modernPost,
+  RawLegacyClient,
+  rawRequest,
+  replyOf,
+  streamingRequest,
+  trackProcessFaults,
+} from './fixtures';
 
 let server: HttpServerHandle;
 const faults = trackProcessFaults();
@@ -61,18 +70,33 @@ test('E4: default bind is loopback; a public bind without allowlists refuses to 
   expect(server.server.address()).toMatchObject({ address: '127.0.0.1' });
   await expect(serveHttp(makeApp(), { host: '0.0.0.0', port: 0 })).rejects.toThrow(FrameworkError);
   await expect(serveHttp(makeApp(), { host: '0.0.0.0', port: 0 })).rejects.toThrow(/OMC_INVALID_OPTIONS/);
-  await expect(serveHttp(makeApp(), { port: 0, cors: { origins: ['*'] } as never })).rejects.toThrow(/OMC_INVALID_OPTIONS/);
+  await expect(serveHttp(makeApp(), { port: 0, cors: { origins: ['*'] } as never })).rejects.toThrow(
+    /OMC_INVALID_OPTIONS/,
+  );
   await expect(serveHttp(makeApp(), { port: 0, maxBodyBytes: -1 })).rejects.toThrow(/OMC_INVALID_OPTIONS/);
 });
 
 test('E5: CORS is off by default; when on, only allowlisted origins are reflected, never *', async () => {
-  const pre = await rawRequest(server.url, { method: 'OPTIONS', headers: { Origin: `http://localhost:${server.port}`, 'Access-Control-Request-Method': 'POST' } });
+  const pre = await rawRequest(server.url, {
+    method: 'OPTIONS',
+    headers: { Origin: `http://localhost:${server.port}`, 'Access-Control-Request-Method': 'POST' },
+  });
   expect(pre.headers['access-control-allow-origin']).toBeUndefined();
   const corsServer = await serveHttp(makeApp(), { port: 0, cors: { origins: ['https://app.example'] } as never });
-  const evil = await rawRequest(corsServer.url, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
+  const evil = await rawRequest(corsServer.url, {
+    method: 'OPTIONS',
+    headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+  });
   expect(evil.status).toBe(403);
   expect(evil.headers['access-control-allow-origin']).toBeUndefined();
-  const good = await rawRequest(corsServer.url, { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'mcp-param-region, content-type' } });
+  const good = await rawRequest(corsServer.url, {
+    method: 'OPTIONS',
+    headers: {
+      Origin: 'https://app.example',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'mcp-param-region, content-type',
+    },
+  });
   expect(good.status).toBe(204);
   expect(good.headers['access-control-allow-origin']).toBe('https://app.example');
   expect(good.headers['access-control-allow-headers']).toContain('mcp-param-region');
@@ -110,12 +134,29 @@ test('F4: clients that all count ids from 0 get their own replies, notifications
       const nonce = `client${n}-call${i}`;
       if (i % 3 === 0) {
         // An elicitation whose answer names this client: a misrouted ask would greet someone else.
-        const r = await streamingRequest(server.url, { headers: c.headers(), body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'greet', arguments: { text: 'x' } } }) }, (ev) => {
-          if (ev.method === 'elicitation/create') void c.post({ jsonrpc: '2.0', id: ev.id, result: { action: 'accept', content: { name: nonce } } });
-        });
+        const r = await streamingRequest(
+          server.url,
+          {
+            headers: c.headers(),
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: i,
+              method: 'tools/call',
+              params: { name: 'greet', arguments: { text: 'x' } },
+            }),
+          },
+          (ev) => {
+            if (ev.method === 'elicitation/create')
+              void c.post({ jsonrpc: '2.0', id: ev.id, result: { action: 'accept', content: { name: nonce } } });
+          },
+        );
         if (r.events.pop()?.result?.content?.[0]?.text !== `Hello, ${nonce}!`) misrouted++;
       } else if (i % 3 === 1) {
-        const r = await c.call(i, 'tools/call', { name: 'slow', arguments: { steps: 2, delayMs: 1 }, _meta: { progressToken: nonce } });
+        const r = await c.call(i, 'tools/call', {
+          name: 'slow',
+          arguments: { steps: 2, delayMs: 1 },
+          _meta: { progressToken: nonce },
+        });
         const ev = r.events();
         if (!ev.filter((e: any) => e.method).every((e: any) => e.params.progressToken === nonce)) misrouted++;
         if (replyOf(r)?.id !== i) misrouted++;
@@ -127,5 +168,12 @@ test('F4: clients that all count ids from 0 get their own replies, notifications
   ));
   expect(misrouted).toBe(0);
   // Ensure plain JSON still flows afterwards.
-  expect((await rawRequest(server.url, { headers: { ...JSON_HEADERS }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })).status).toBe(200);
+  expect(
+    (
+      await rawRequest(server.url, {
+        headers: { ...JSON_HEADERS },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+    ).status,
+  ).toBe(200);
 });

@@ -5,14 +5,29 @@
  */
 import { ContextServerModule, McpApplication, serveHttp, type HttpServerHandle } from '../../../../src';
 import { silentLogger } from '../../../../src/server/server-logger';
-import { JSON_HEADERS, makeApp, RawLegacyClient, rawRequest, replyOf, streamingRequest, TestTools, waitFor } from './fixtures';
+import {
+  JSON_HEADERS,
+  makeApp,
+  RawLegacyClient,
+  rawRequest,
+  replyOf,
+  streamingRequest,
+  TestTools,
+  waitFor,
+} from './fixtures';
 
-const byHeader = ({ headers }: { headers?: Record<string, unknown> }) => (typeof headers?.['x-user'] === 'string' ? { id: headers['x-user'] } : undefined);
+const byHeader = ({ headers }: { headers?: Record<string, unknown> }) =>
+  typeof headers?.['x-user'] === 'string' ? { id: headers['x-user'] } : undefined;
 
 describe('sessions per principal', () => {
   let server: HttpServerHandle;
   beforeAll(async () => {
-    server = await serveHttp(makeApp({ authenticate: byHeader }), { port: 0, maxSessions: 20, maxSessionsPerPrincipal: 2, maxAnonymousSessions: 3 });
+    server = await serveHttp(makeApp({ authenticate: byHeader }), {
+      port: 0,
+      maxSessions: 20,
+      maxSessionsPerPrincipal: 2,
+      maxAnonymousSessions: 3,
+    });
   });
   afterAll(() => server.close({ deadlineMs: 2000 }));
 
@@ -32,7 +47,10 @@ describe('sessions per principal', () => {
 
     const alice = await open('alice');
     expect(alice.r.status).toBe(200);
-    expect(replyOf(await alice.c.call(1, 'tools/call', { name: 'echo', arguments: { text: 'still served' } })).result.content[0].text).toBe('still served');
+    expect(
+      replyOf(await alice.c.call(1, 'tools/call', { name: 'echo', arguments: { text: 'still served' } })).result
+        .content[0].text,
+    ).toBe('still served');
 
     expect((await rawRequest(server.url, { method: 'DELETE', headers: first.c.headers() })).status).toBe(200);
     expect((await open('mallory')).r.status).toBe(200);
@@ -47,7 +65,9 @@ describe('sessions per principal', () => {
   });
 
   test('the session options are validated', async () => {
-    await expect(serveHttp(makeApp(), { port: 0, maxSessionsPerPrincipal: 0 })).rejects.toThrow(/maxSessionsPerPrincipal/);
+    await expect(serveHttp(makeApp(), { port: 0, maxSessionsPerPrincipal: 0 })).rejects.toThrow(
+      /maxSessionsPerPrincipal/,
+    );
     await expect(serveHttp(makeApp(), { port: 0, maxAnonymousSessions: 0 })).rejects.toThrow(/maxAnonymousSessions/);
   });
 });
@@ -70,9 +90,21 @@ describe('pending asks per session', () => {
     await c.initialize({ elicitation: {} });
     const asks: Array<{ id: string }> = [];
     const call = (id: number) =>
-      streamingRequest(server.url, { headers: { ...JSON_HEADERS, ...c.headers() }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'greet', arguments: { text: 'x' } } }) }, (e) => {
-        if (e.method === 'elicitation/create') asks.push(e);
-      });
+      streamingRequest(
+        server.url,
+        {
+          headers: { ...JSON_HEADERS, ...c.headers() },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: { name: 'greet', arguments: { text: 'x' } },
+          }),
+        },
+        (e) => {
+          if (e.method === 'elicitation/create') asks.push(e);
+        },
+      );
     const held = [call(1), call(2)];
     await waitFor(() => asks.length === 2);
     const refused = await call(3);

@@ -9,7 +9,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close({ deadlineMs: 1000 }));
 
-/** Opens a socket, sends `head`, then one byte of `drip` every 200 ms; resolves with what the server said when it closed. */
+/**
+ * Opens a socket, sends `head`, then one byte of `drip` every 200 ms; resolves with what the server said when it
+ * closed.
+ */
 function trickle(head: string, drip: string): Promise<string> {
   return new Promise((resolve) => {
     const socket: Socket = connect(server.port, '127.0.0.1');

@@ -8,7 +8,18 @@ import { IsString } from 'class-validator';
 import { Context, ContextServerModule, McpApplication, ProtocolError, Prompt, Resource, Tool } from '../../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
 import type { ServerLogger } from '../../../../src/server/server-logger';
-import { JSON_HEADERS, MODERN, modernMeta, modernPost, RawLegacyClient, rawRequest, replyOf, streamingRequest, trackProcessFaults, waitFor } from './fixtures';
+import {
+  JSON_HEADERS,
+  MODERN,
+  modernMeta,
+  modernPost,
+  RawLegacyClient,
+  rawRequest,
+  replyOf,
+  streamingRequest,
+  trackProcessFaults,
+  waitFor,
+} from './fixtures';
 
 class CodeArgs {
   @IsString() code!: string;
@@ -27,7 +38,9 @@ class WireTools {
   }
   @Tool({ description: 'Needs the user to visit a URL first (2025-11-25)' })
   needsUrl(): string {
-    throw ProtocolError.urlElicitationRequired([{ url: 'https://example.com/auth', message: 'Sign in', elicitationId: 'e1' }]);
+    throw ProtocolError.urlElicitationRequired([
+      { url: 'https://example.com/auth', message: 'Sign in', elicitationId: 'e1' },
+    ]);
   }
   @Tool({ description: 'Tries to set resultType itself' })
   sneaky() {
@@ -73,7 +86,8 @@ afterAll(async () => {
   expect(faults.faults).toEqual([]);
 });
 
-const call = (id: number, name: string, args?: unknown) => modernPost(server.url, id, 'tools/call', { name, arguments: args as never });
+const call = (id: number, name: string, args?: unknown) =>
+  modernPost(server.url, id, 'tools/call', { name, arguments: args as never });
 
 async function legacySession(version = '2025-11-25'): Promise<RawLegacyClient> {
   const c = new RawLegacyClient(server.url, version);
@@ -91,7 +105,12 @@ describe('a _meta revision claim must match MCP-Protocol-Version, whatever the t
   const post = (claim: string, header?: string) =>
     rawRequest(server.url, {
       headers: { ...JSON_HEADERS, 'Mcp-Method': 'tools/list', ...(header ? { 'MCP-Protocol-Version': header } : {}) },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: modernMeta({ 'io.modelcontextprotocol/protocolVersion': claim }) } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/list',
+        params: { _meta: modernMeta({ 'io.modelcontextprotocol/protocolVersion': claim }) },
+      }),
     });
   test.each([
     ['2025-11-25', MODERN],
@@ -172,7 +191,10 @@ describe('non-object arguments are -32602, not a tool error', () => {
   test.each([[[]], ['text'], [5], [null], [true]])('tools/call arguments %p', async (args) => {
     const r = await call(10, 'plain', args);
     expect(r.status).toBe(200);
-    expect(r.json().error).toMatchObject({ code: -32602, message: expect.stringContaining('arguments must be an object') });
+    expect(r.json().error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('arguments must be an object'),
+    });
   });
   test('prompts/get arguments [] on both eras', async () => {
     const r = await modernPost(server.url, 11, 'prompts/get', { name: 'hello', arguments: [] });
@@ -201,7 +223,8 @@ describe('methods are dispatched by own keys only', () => {
 });
 
 describe('errors for an unknown request id follow each revision schema', () => {
-  const garbage = (headers: Record<string, string>) => rawRequest(server.url, { headers: { ...JSON_HEADERS, ...headers }, body: '{not json' });
+  const garbage = (headers: Record<string, string>) =>
+    rawRequest(server.url, { headers: { ...JSON_HEADERS, ...headers }, body: '{not json' });
   test('2026-07-28 and 2025-11-25 leave id out', async () => {
     for (const v of [MODERN, '2025-11-25']) {
       const r = await garbage({ 'MCP-Protocol-Version': v });
@@ -211,7 +234,11 @@ describe('errors for an unknown request id follow each revision schema', () => {
     }
   });
   test('2025-06-18, 2025-03-26 and no header say id null', async () => {
-    const headers: Array<Record<string, string>> = [{ 'MCP-Protocol-Version': '2025-06-18' }, { 'MCP-Protocol-Version': '2025-03-26' }, {}];
+    const headers: Array<Record<string, string>> = [
+      { 'MCP-Protocol-Version': '2025-06-18' },
+      { 'MCP-Protocol-Version': '2025-03-26' },
+      {},
+    ];
     for (const h of headers) {
       const r = await garbage(h);
       expect(r.json()).toMatchObject({ id: null, error: { code: -32700 } });
@@ -250,11 +277,23 @@ describe('legacy sessions', () => {
     let sentCancel = false;
     const done = streamingRequest(
       server.url,
-      { headers: legacy.headers(), body: JSON.stringify({ jsonrpc: '2.0', id: 19, method: 'tools/call', params: { name: 'linger', arguments: { code: 'x' }, _meta: { progressToken: 'p' } } }) },
+      {
+        headers: legacy.headers(),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 19,
+          method: 'tools/call',
+          params: { name: 'linger', arguments: { code: 'x' }, _meta: { progressToken: 'p' } },
+        }),
+      },
       (event) => {
         if (event.method === 'notifications/progress' && !sentCancel) {
           sentCancel = true;
-          void legacy.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 19, reason: 'user' } });
+          void legacy.post({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: 19, reason: 'user' },
+          });
         }
       },
     );
