@@ -16,7 +16,7 @@ export const LAYERS = [
   ['metadata', 'schema'],
   ['decorators', 'config'],
   ['registry', 'state'],
-  ['context'],
+  ['context', 'redis'],
   ['server'],
   ['app'],
   ['transports'],

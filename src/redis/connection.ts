@@ -6,7 +6,14 @@
  * key the stores write is `keyPrefix` + `kind:` + id and `SCAN MATCH keyPrefix*` finds them all.
  */
 import { createHash } from 'node:crypto';
-import { ClientClosedError, ClientOfflineError, createClient, ErrorReply, SocketClosedUnexpectedlyError, TimeoutError } from 'redis';
+import {
+  ClientClosedError,
+  ClientOfflineError,
+  createClient,
+  ErrorReply,
+  SocketClosedUnexpectedlyError,
+  TimeoutError,
+} from 'redis';
 import { RedisUnavailableError } from './errors';
 
 export type RedisReply = string | number | null | RedisReply[];
@@ -68,7 +75,11 @@ export class RedisConnection {
   }
 
   /** Runs a Lua script by its SHA1, loading it on NOSCRIPT (a restarted Redis forgot it). */
-  async script<T extends RedisReply = RedisReply>(script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<T> {
+  async script<T extends RedisReply = RedisReply>(
+    script: LuaScript,
+    keys: readonly string[],
+    args: readonly string[],
+  ): Promise<T> {
     const tail = [String(keys.length), ...keys, ...args];
     try {
       return await this.client.sendCommand<T>(['EVALSHA', script.sha1, ...tail]);
@@ -83,7 +94,11 @@ export class RedisConnection {
     this.subscriberClient ??= (async () => {
       const sub = this.client.duplicate();
       sub.on('error', this.reportError);
-      await withTimeout(sub.connect(), this.client.options?.socket?.connectTimeout ?? REDIS_DEFAULTS.connectTimeoutMs, this.address);
+      await withTimeout(
+        sub.connect(),
+        this.client.options?.socket?.connectTimeout ?? REDIS_DEFAULTS.connectTimeoutMs,
+        this.address,
+      );
       return sub;
     })();
     return this.subscriberClient;
@@ -126,7 +141,9 @@ export async function connectRedis(options: RedisConnectOptions): Promise<RedisC
     await withTimeout(client.connect(), settings.connectTimeoutMs, address);
   } catch (error) {
     client.destroy();
-    throw error instanceof RedisUnavailableError ? error : new RedisUnavailableError(address, reasonOf(error, settings.commandTimeoutMs), { cause: error });
+    throw error instanceof RedisUnavailableError
+      ? error
+      : new RedisUnavailableError(address, reasonOf(error, settings.commandTimeoutMs), { cause: error });
   }
   return new RedisConnection(client, address, settings.keyPrefix, settings.commandTimeoutMs, report.error);
 }
@@ -176,7 +193,10 @@ function errorReporter(address: string, onError?: (error: RedisUnavailableError)
   };
   return {
     error: (error: unknown): void => {
-      const explained = error instanceof RedisUnavailableError ? error : new RedisUnavailableError(address, reasonOf(error, 0), { cause: error });
+      const explained =
+        error instanceof RedisUnavailableError
+          ? error
+          : new RedisUnavailableError(address, reasonOf(error, 0), { cause: error });
       try {
         (onError ?? defaultReport)(explained);
       } catch {

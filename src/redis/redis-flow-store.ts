@@ -73,17 +73,32 @@ export class RedisFlowStore implements FlowStore {
     if (kind === 'busy') return { kind: 'busy' };
     const onces: Record<string, OnceRecord> = {};
     const pairs = Array.isArray(payload) ? payload : [];
-    for (let i = 0; i + 1 < pairs.length; i += 2) onces[String(pairs[i])] = JSON.parse(String(pairs[i + 1])) as OnceRecord;
+    for (let i = 0; i + 1 < pairs.length; i += 2)
+      onces[String(pairs[i])] = JSON.parse(String(pairs[i + 1])) as OnceRecord;
     return { kind: 'claimed', onces };
   }
 
-  async recordOnce(flowId: string, holder: string, key: string, record: OnceRecord, expiresAtMs: number): Promise<void> {
-    const written = await this.redis.script(RECORD_ONCE, [this.key(flowId)], [holder, key, JSON.stringify(record), String(expiresAtMs)]);
+  async recordOnce(
+    flowId: string,
+    holder: string,
+    key: string,
+    record: OnceRecord,
+    expiresAtMs: number,
+  ): Promise<void> {
+    const written = await this.redis.script(
+      RECORD_ONCE,
+      [this.key(flowId)],
+      [holder, key, JSON.stringify(record), String(expiresAtMs)],
+    );
     if (written !== 1) throw notHeld(flowId);
   }
 
   async complete(flowId: string, holder: string, result: unknown, expiresAtMs: number): Promise<void> {
-    const written = await this.redis.script(COMPLETE, [this.key(flowId)], [holder, JSON.stringify({ r: result }), String(expiresAtMs)]);
+    const written = await this.redis.script(
+      COMPLETE,
+      [this.key(flowId)],
+      [holder, JSON.stringify({ r: result }), String(expiresAtMs)],
+    );
     if (written !== 1) throw notHeld(flowId);
   }
 
