@@ -6,7 +6,11 @@ import type { JsonRpcNotification } from '../protocol/jsonrpc';
 import type { Registry } from '../registry/registry';
 import type { LegacySession } from './legacy-session';
 
-export function followChanges(registry: Registry, session: LegacySession, send: (n: JsonRpcNotification) => void): () => void {
+export function followChanges(
+  registry: Registry,
+  session: LegacySession,
+  send: (n: JsonRpcNotification) => void,
+): () => void {
   return registry.subscribe((e) => {
     if (e.type === 'listChanged') send({ jsonrpc: '2.0', method: `notifications/${e.list}/list_changed` });
     else if (session.subscriptions.has(e.uri)) {

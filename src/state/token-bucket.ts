@@ -25,14 +25,22 @@ export interface TokenBucketStore {
 /** The rule with its default cost, or a RangeError naming what is wrong. */
 export function checkedRule(rule: TokenBucketRule): Required<TokenBucketRule> {
   const { capacity, refillPerSecond, cost = 1 } = rule;
-  if (!(capacity > 0) || !Number.isFinite(capacity)) throw new RangeError(`token bucket: capacity must be a positive number, got ${capacity}`);
-  if (!(refillPerSecond > 0) || !Number.isFinite(refillPerSecond)) throw new RangeError(`token bucket: refillPerSecond must be a positive number, got ${refillPerSecond}`);
-  if (!(cost >= 0) || cost > capacity) throw new RangeError(`token bucket: cost must be between 0 and capacity (${capacity}), got ${cost}`);
+  if (!(capacity > 0) || !Number.isFinite(capacity))
+    throw new RangeError(`token bucket: capacity must be a positive number, got ${capacity}`);
+  if (!(refillPerSecond > 0) || !Number.isFinite(refillPerSecond))
+    throw new RangeError(`token bucket: refillPerSecond must be a positive number, got ${refillPerSecond}`);
+  if (!(cost >= 0) || cost > capacity)
+    throw new RangeError(`token bucket: cost must be between 0 and capacity (${capacity}), got ${cost}`);
   return { capacity, refillPerSecond, cost };
 }
 
 /** One step of the bucket: refill since `at`, then take `cost` if there is enough. */
-export function takeTokens(tokens: number, at: number, now: number, rule: Required<TokenBucketRule>): { tokens: number; result: TokenBucketResult } {
+export function takeTokens(
+  tokens: number,
+  at: number,
+  now: number,
+  rule: Required<TokenBucketRule>,
+): { tokens: number; result: TokenBucketResult } {
   const refilled = Math.min(rule.capacity, tokens + (Math.max(0, now - at) * rule.refillPerSecond) / 1000);
   if (refilled >= rule.cost) {
     const left = refilled - rule.cost;

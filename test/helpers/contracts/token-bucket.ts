@@ -41,7 +41,9 @@ export function tokenBucketContract(store: () => TokenBucketStore): void {
   test('parallel takes never give more than capacity', async () => {
     const s = store();
     const k = key();
-    const results = await Promise.all(Array.from({ length: 12 }, () => s.take(k, { capacity: 5, refillPerSecond: 0.001 })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => s.take(k, { capacity: 5, refillPerSecond: 0.001 })),
+    );
     expect(results.filter((r) => r.allowed)).toHaveLength(5);
   });
 

@@ -43,13 +43,20 @@ test('a refused listen is a reply with its status; another method is a reply', a
   const app = makeApp([]);
   const bad = await app.endpoint.dispatchModern({ ...listen(1), params: { _meta: meta } }, io());
   expect(bad).toMatchObject({ kind: 'reply', status: 200, message: { id: 1, error: { code: -32602 } } });
-  const list = await app.endpoint.dispatchModern({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } }, io());
+  const list = await app.endpoint.dispatchModern(
+    { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } },
+    io(),
+  );
   expect(list).toMatchObject({ kind: 'reply', status: 200, message: { id: 2, result: { tools: [] } } });
 });
 
 test('listen is not a legacy method', async () => {
   const app = makeApp([]);
-  const reply = await app.endpoint.dispatchLegacy({ jsonrpc: '2.0', id: 3, method: 'subscriptions/listen' }, new LegacySession(), io());
+  const reply = await app.endpoint.dispatchLegacy(
+    { jsonrpc: '2.0', id: 3, method: 'subscriptions/listen' },
+    new LegacySession(),
+    io(),
+  );
   expect(reply.message).toMatchObject({ error: { code: -32601 } });
 });
 
@@ -73,7 +80,12 @@ test('a legacy session hears list changes and its subscribed resources only', ()
 test('settings tell a transport what it needs of the configuration', () => {
   const authenticate = () => ({ id: 'p' });
   const app = makeApp([], { authenticate, maxPendingAsksPerSession: 3 });
-  expect(app.endpoint.settings).toMatchObject({ authenticate, maxPendingAsksPerSession: 3, ephemeralStateKey: true, processLocalFlowStore: true });
+  expect(app.endpoint.settings).toMatchObject({
+    authenticate,
+    maxPendingAsksPerSession: 3,
+    ephemeralStateKey: true,
+    processLocalFlowStore: true,
+  });
   expect(Object.isFrozen(app.endpoint.settings)).toBe(true);
 });
 
