@@ -34,6 +34,11 @@ const upward: Fixture[] = [
     code: "import { KeyRing } from '../state/key-ring';\n\nexport const ring = KeyRing;\n",
   },
   {
+    // Transports reach the server through its endpoint, never through the application.
+    filePath: 'src/transports/lint-fixture.ts',
+    code: "import { McpApplication } from '../app/application';\n\nexport const app = McpApplication;\n",
+  },
+  {
     filePath: 'src/context/lint-fixture.ts',
     code: "import { McpApplication } from '../index';\n\nexport const app = McpApplication;\n",
   },
