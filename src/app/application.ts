@@ -58,7 +58,10 @@ export class McpApplication {
     assertConstructible(constructedClasses(options.providers), this.container);
 
     // The server name is the audience unless one is configured.
-    this.stateCodec = createRequestStateCodec({ ...requestState, requestStateAudience: requestState.requestStateAudience ?? options.name });
+    this.stateCodec = createRequestStateCodec({
+      ...requestState,
+      requestStateAudience: requestState.requestStateAudience ?? options.name,
+    });
     const logger = server.logger ?? stderrLogger;
     this.server = new ContextServer(
       {

@@ -61,7 +61,9 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsIn(['warn', 'refuse']) undeclaredForms: 'warn' | 'refuse' = 'warn';
   /** Guidance for the model, sent in initialize / server/discover. */
   @IsOptional() @IsString() instructions?: string;
-  /** Establishes the principal of a request (HTTP headers, stdio environment). */
+  /**
+   * Establishes the principal of a request (HTTP headers, stdio environment).
+   */
   @IsOptional() @IsFunction() authenticate?: Authenticate;
   /** Exactly-once records of 2026 flows (`ctx.once` results, completions). In memory by default: per instance only. */
   @IsOptional() @HasMethods('claim', 'recordOnce', 'complete', 'release') flowStore?: FlowStore;

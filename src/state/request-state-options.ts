@@ -39,7 +39,9 @@ export class RequestStateOptions {
   @Max(4 * 1024 * 1024, { message: 'maxRequestStateBytes must be at most 4194304 (the request body limit)' })
   maxRequestStateBytes = 65_536;
 
-  /** Who the state is for; two services sharing a key refuse each other's state. The server uses its name when absent. */
+  /**
+   * Who the state is for; two services sharing a key refuse each other's state. The server uses its name when absent.
+   */
   @IsOptional()
   @IsString({ message: 'requestStateAudience must be a string (e.g. the server name)' })
   @IsNotEmpty({ message: 'requestStateAudience must not be empty; leave it out to use the server name' })

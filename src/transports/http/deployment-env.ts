@@ -47,7 +47,11 @@ export function readDeploymentEnv(env: Readonly<Record<string, string | undefine
   if (hosts !== undefined) {
     const list = hosts.split(',').map((h) => h.trim()).filter((h) => h !== '');
     const bad = list.filter((h) => !HOST_PORT.test(h));
-    if (bad.length) problems.push({ field: 'ALLOWED_HOSTS', message: `expected comma-separated host:port values, not ${bad.map((b) => JSON.stringify(b)).join(', ')}` });
+    if (bad.length)
+      problems.push({
+        field: 'ALLOWED_HOSTS',
+        message: `expected comma-separated host:port values, not ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+      });
     else out.allowedHosts = list.map((h) => h.toLowerCase());
   }
   const prefix = value('SESSION_ID_PREFIX');
@@ -69,7 +73,10 @@ export function readDeploymentEnv(env: Readonly<Record<string, string | undefine
  * hosts plus this instance's own loopback address (so probes that reach it directly still pass the
  * Host guard), the session tag and the readiness route.
  */
-export function httpOptionsFromEnv(env: DeploymentEnv, defaults: { port?: number; path?: string } = {}): Partial<HttpOptions> {
+export function httpOptionsFromEnv(
+  env: DeploymentEnv,
+  defaults: { port?: number; path?: string } = {},
+): Partial<HttpOptions> {
   const port = env.port ?? defaults.port ?? 3000;
   const options: Partial<HttpOptions> = { host: '127.0.0.1', port, path: defaults.path ?? '/mcp' };
   if (env.allowedHosts) options.allowedHosts = [...env.allowedHosts, `127.0.0.1:${port}`, `localhost:${port}`];

@@ -29,7 +29,9 @@ export class HttpOptions {
   @IsString() @Matches(/^\/[^?#\s]*$/) path = '/mcp';
   /** Address to bind (serveHttp). Loopback by default: only this machine can connect. */
   @IsString() host = '127.0.0.1';
-  /** Port to bind (serveHttp); 0 picks a free one. */
+  /**
+   * Port to bind (serveHttp); 0 picks a free one.
+   */
   @IsInt() @Min(0) @Max(65_535) port = 3000;
   /**
    * Accepted `Host` values (`name:port`, lowercase). Default for loopback binds: localhost, 127.0.0.1 and [::1] with

@@ -48,7 +48,11 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
   const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts, opts.port || undefined));
   const mcp = nodeHandlerFor(endpoint, { matchPath: true });
   const { readinessPath } = opts;
-  const readiness = readinessPath && { path: readinessPath, stateKeyFingerprint: app.endpoint.settings.stateKeyFingerprint, draining: () => endpoint.draining };
+  const readiness = readinessPath && {
+    path: readinessPath,
+    stateKeyFingerprint: app.endpoint.settings.stateKeyFingerprint,
+    draining: () => endpoint.draining,
+  };
   const handler = readiness
     ? (req: IncomingMessage, res: ServerResponse): void => void (answerReadiness(req, res, readiness) || mcp(req, res))
     : mcp;

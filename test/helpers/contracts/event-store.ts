@@ -19,7 +19,13 @@ export function eventStoreContract(store: () => EventStore): void {
     const b1 = await s.append(b, note(10));
     const a2 = await s.append(a, note(2));
     expect(new Set([prime, a1, b1, a2]).size).toBe(4);
-    expect(await s.eventsAfter(prime)).toEqual({ streamId: a, events: [{ id: a1, message: note(1) }, { id: a2, message: note(2) }] });
+    expect(await s.eventsAfter(prime)).toEqual({
+      streamId: a,
+      events: [
+        { id: a1, message: note(1) },
+        { id: a2, message: note(2) },
+      ],
+    });
     expect(await s.eventsAfter(a2)).toEqual({ streamId: a, events: [] });
     expect(await s.eventsAfter(b1)).toEqual({ streamId: b, events: [] });
   });

@@ -42,7 +42,11 @@ function get(port: number, path: string, method = 'GET'): Promise<{ status: numb
   });
 }
 
-function post(port: number, body: object, version: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function post(
+  port: number,
+  body: object,
+  version: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -50,7 +54,11 @@ function post(port: number, body: object, version: string): Promise<{ status: nu
         port,
         path: '/mcp',
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': version,
+        },
       },
       (res) => {
         let text = '';
@@ -125,7 +133,11 @@ test('draining: the route says 503 once close() has begun, while an in-flight ca
 
 /** Runs the server's request listener on a request that never touched a socket. */
 function inProcess(server: HttpServerHandle, path: string): Promise<{ status: number; body: string }> {
-  const req = Object.assign(new PassThrough(), { url: path, method: 'GET', headers: { host: `127.0.0.1:${server.port}` } });
+  const req = Object.assign(new PassThrough(), {
+    url: path,
+    method: 'GET',
+    headers: { host: `127.0.0.1:${server.port}` },
+  });
   const res = new ServerResponse(req as unknown as IncomingMessage);
   const chunks: Buffer[] = [];
   const sink = new Writable({ write: (c: Buffer, _e, done) => (chunks.push(Buffer.from(c)), done()) });

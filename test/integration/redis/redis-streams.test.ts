@@ -34,7 +34,13 @@ describe('RedisEventStore', () => {
     const ids: string[] = [];
     for (let n = 1; n <= 5; n++) ids.push(await store.append('capped', note(n)));
     expect(await store.eventsAfter(ids[0]!)).toBeUndefined();
-    expect(await store.eventsAfter(ids[2]!)).toEqual({ streamId: 'capped', events: [{ id: ids[3], message: note(4) }, { id: ids[4], message: note(5) }] });
+    expect(await store.eventsAfter(ids[2]!)).toEqual({
+      streamId: 'capped',
+      events: [
+        { id: ids[3], message: note(4) },
+        { id: ids[4], message: note(5) },
+      ],
+    });
     expect(await connection.command(['XLEN', connection.key('events', 'capped')])).toBe(3);
   });
 
@@ -50,7 +56,10 @@ describe('RedisEventStore', () => {
 describe('RedisNotificationBus', () => {
   notificationBusContract(async () => {
     const prefix = `bus${Date.now()}${Math.random()}:`;
-    return [new RedisNotificationBus(await redis.connect({ keyPrefix: prefix })), new RedisNotificationBus(await redis.connect({ keyPrefix: prefix }))];
+    return [
+      new RedisNotificationBus(await redis.connect({ keyPrefix: prefix })),
+      new RedisNotificationBus(await redis.connect({ keyPrefix: prefix })),
+    ];
   });
 
   test('another key prefix is another fleet; malformed messages are ignored', async () => {
@@ -61,7 +70,11 @@ describe('RedisNotificationBus', () => {
     const stop = await a.subscribe((e) => heard.push(e));
     const stopOther = await other.subscribe((e) => strangers.push(e));
     await connection.command(['PUBLISH', a.channel, 'not json']);
-    await connection.command(['PUBLISH', a.channel, JSON.stringify({ type: 'listChanged', list: 'tables', instanceId: 'X' })]);
+    await connection.command([
+      'PUBLISH',
+      a.channel,
+      JSON.stringify({ type: 'listChanged', list: 'tables', instanceId: 'X' }),
+    ]);
     await a.publish({ type: 'listChanged', list: 'tools', instanceId: 'A' });
     expect(await collect(heard, 1)).toEqual([{ type: 'listChanged', list: 'tools', instanceId: 'A' }]);
     await sleep(50);
@@ -85,7 +98,9 @@ test('the bus hears again after Redis restarts (node-redis subscribes again) and
   b.onReconnect(() => reconnects++);
   const stop = await b.subscribe((e) => heard.push(e));
   await redis.server().stop();
-  await expect(a.publish({ type: 'listChanged', list: 'tools', instanceId: 'A' })).rejects.toThrow(/Redis at 127\.0\.0\.1:\d+ is unreachable/);
+  await expect(a.publish({ type: 'listChanged', list: 'tools', instanceId: 'A' })).rejects.toThrow(
+    /Redis at 127\.0\.0\.1:\d+ is unreachable/,
+  );
   await redis.server().start();
   // Publish until heard: the subscriber connection comes back on its own schedule.
   for (let i = 0; heard.length === 0 && i < 100; i++) {

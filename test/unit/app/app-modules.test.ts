@@ -30,7 +30,12 @@ describe('RequestStateModule', () => {
     const module = RequestStateModule.configure({ requestStateLifetime: 30, maxFlowLifetime: 60 });
     expect(module.token).toBe(REQUEST_STATE_OPTIONS);
     expect(module.options).toBeInstanceOf(RequestStateOptions);
-    expect(module.options).toMatchObject({ requestStateLifetime: 30, maxFlowLifetime: 60, maxRequestStateBytes: 65_536, encryptRequestState: false });
+    expect(module.options).toMatchObject({
+      requestStateLifetime: 30,
+      maxFlowLifetime: 60,
+      maxRequestStateBytes: 65_536,
+      encryptRequestState: false,
+    });
     expect(Object.isFrozen(module.options)).toBe(true);
   });
 
@@ -38,7 +43,9 @@ describe('RequestStateModule', () => {
     expect(refusal(() => RequestStateModule.configure({ requestStateLifetim: 5 } as object))).toContain(
       'requestStateLifetim: unknown option; did you mean "requestStateLifetime"?',
     );
-    expect(refusal(() => RequestStateModule.configure({ pageSize: 5 } as object))).toContain('pageSize: unknown option');
+    expect(refusal(() => RequestStateModule.configure({ pageSize: 5 } as object))).toContain(
+      'pageSize: unknown option',
+    );
   });
 
   it('given alone, configures the app\'s codec; the server options keep their defaults', () => {
@@ -52,7 +59,12 @@ describe('RequestStateModule', () => {
 
 describe('ContextServerModule composes the requestState module', () => {
   it('registers both tokens from one configuration', () => {
-    const module = ContextServerModule.configure({ logger: silentLogger, requestStateLifetime: 30, maxFlowLifetime: 60, pageSize: 7 });
+    const module = ContextServerModule.configure({
+      logger: silentLogger,
+      requestStateLifetime: 30,
+      maxFlowLifetime: 60,
+      pageSize: 7,
+    });
     expect(module.token).toBe(SERVER_OPTIONS);
     expect(module.parts?.map((p) => p.token)).toEqual([REQUEST_STATE_OPTIONS]);
     const state = module.parts?.[0]?.options as RequestStateOptions;
@@ -76,8 +88,16 @@ describe('ContextServerModule composes the requestState module', () => {
   });
 
   it.each([
-    ['the server module twice', () => [ContextServerModule.configure({}), ContextServerModule.configure({ pageSize: 5 })], 'onemodelcontext:server-options'],
-    ['the server module and a requestState module', () => [ContextServerModule.configure({}), RequestStateModule.configure({})], 'onemodelcontext:request-state-options'],
+    [
+      'the server module twice',
+      () => [ContextServerModule.configure({}), ContextServerModule.configure({ pageSize: 5 })],
+      'onemodelcontext:server-options',
+    ],
+    [
+      'the server module and a requestState module',
+      () => [ContextServerModule.configure({}), RequestStateModule.configure({})],
+      'onemodelcontext:request-state-options',
+    ],
   ])('refuses %s: which one wins would be an accident of order', (_what, modules, token) => {
     const message = refusal(() => app({ modules: modules() }));
     expect(message).toContain(`modules: ${token} is configured by two modules`);
@@ -87,7 +107,12 @@ describe('ContextServerModule composes the requestState module', () => {
 describe('McpApplication passes options through whole', () => {
   it('info is the identity given, nothing more, frozen', () => {
     const configured = app({ title: 'Mods', websiteUrl: 'https://example.com' });
-    expect(configured.info).toEqual({ name: 'mods', version: '1.0.0', title: 'Mods', websiteUrl: 'https://example.com' });
+    expect(configured.info).toEqual({
+      name: 'mods',
+      version: '1.0.0',
+      title: 'Mods',
+      websiteUrl: 'https://example.com',
+    });
     expect(Object.isFrozen(configured.info)).toBe(true);
   });
 });
