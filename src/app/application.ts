@@ -128,7 +128,9 @@ export class McpApplication {
   removeResource(uri: string): boolean {
     return this.registry.removeResource(uri);
   }
-  addResourceTemplate(spec: ResourceTemplateOptions & { handler: FunctionHandler<Record<string, string | string[]>> }): void {
+  addResourceTemplate(
+    spec: ResourceTemplateOptions & { handler: FunctionHandler<Record<string, string | string[]>> },
+  ): void {
     this.registry.addResourceTemplate(
       buildResourceTemplate(spec, spec.uriTemplate, { kind: 'function', fn: spec.handler as never }),
     );

@@ -4,7 +4,10 @@ import type { JsonObject } from '../protocol/jsonrpc';
 /** The content of an elicitation answer: a flat object of primitive values (the restricted form subset). */
 export type ElicitationContent = Record<string, string | number | boolean | string[]>;
 
-export function applyElicitationDefaults(requestedSchema: JsonObject, content: ElicitationContent = {}): ElicitationContent {
+export function applyElicitationDefaults(
+  requestedSchema: JsonObject,
+  content: ElicitationContent = {},
+): ElicitationContent {
   const out: ElicitationContent = { ...content };
   const properties = requestedSchema.properties;
   if (typeof properties !== 'object' || properties === null) return out;

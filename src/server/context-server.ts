@@ -46,7 +46,9 @@ export class ContextServer implements ServerEndpoint {
   private readonly serverInfoMeta: JsonObject;
   private readonly listens: ListenQuota;
 
-  /** `deployment`: what the application knows of the requestState key and the flow store (either module may set them). */
+  /**
+   * `deployment`: what the application knows of the requestState key and the flow store (either module may set them).
+   */
   constructor(
     readonly core: ServerCore,
     deployment: Pick<EndpointSettings, 'ephemeralStateKey' | 'processLocalFlowStore'>,
