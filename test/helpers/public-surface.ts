@@ -8,6 +8,7 @@ import ts from 'typescript';
 
 const ROOT = join(__dirname, '..', '..');
 const SRC = join(ROOT, 'src') + '/';
+const INDEX = join(ROOT, 'src', 'index.ts');
 
 export interface Surface {
   /** Exported names that are values at run time (classes, functions, constants). */
@@ -23,13 +24,17 @@ function compilerOptions(): ts.CompilerOptions {
   return ts.parseJsonConfigFileContent(file.config, ts.sys, ROOT).options;
 }
 
-export function readSurface(entry = join(ROOT, 'src', 'index.ts')): Surface {
-  const program = ts.createProgram([entry], { ...compilerOptions(), noEmit: true });
+/**
+ * `entry` defaults to src/index.ts; a subpath entry (src/adapters/express.ts …) may also use the
+ * types the main entry exports, so those count as exported for it.
+ */
+export function readSurface(entry = INDEX): Surface {
+  const program = ts.createProgram([INDEX, entry], { ...compilerOptions(), noEmit: true });
   const checker = program.getTypeChecker();
-  const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+  const exportsOf = (file: string) => checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!);
   const resolve = (s: ts.Symbol) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s);
-  const exported = checker.getExportsOfModule(module);
-  const roots = new Set(exported.map(resolve));
+  const exported = exportsOf(entry);
+  const roots = new Set([...exported, ...exportsOf(INDEX)].map(resolve));
   const values: string[] = [];
   const types: string[] = [];
   const typeOnly = (e: ts.Symbol) =>

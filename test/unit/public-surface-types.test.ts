@@ -55,3 +55,7 @@ test('src/index.ts exports exactly these types', () => {
 test('nothing public hands out a type of ours that index.ts does not export', () => {
   expect(surface.leaks).toEqual([]);
 });
+
+test.each(['express', 'fastify', 'fetch'])('the %s subpath hands out only types it or the main entry exports', (name) => {
+  expect(readSurface(join(__dirname, '..', '..', 'src', 'adapters', `${name}.ts`)).leaks).toEqual([]);
+}, 60_000);
