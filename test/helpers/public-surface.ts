@@ -31,7 +31,8 @@ function compilerOptions(): ts.CompilerOptions {
 export function readSurface(entry = INDEX): Surface {
   const program = ts.createProgram([INDEX, entry], { ...compilerOptions(), noEmit: true });
   const checker = program.getTypeChecker();
-  const exportsOf = (file: string) => checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!);
+  const exportsOf = (file: string) =>
+    checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!);
   const resolve = (s: ts.Symbol) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s);
   const exported = exportsOf(entry);
   const roots = new Set([...exported, ...exportsOf(INDEX)].map(resolve));
