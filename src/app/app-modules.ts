@@ -6,10 +6,10 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import { moduleTokens, type ConfigModule } from '../config/modules';
 import { optionsError } from '../config/validate-options';
-import { ContextServerModule, SERVER_OPTIONS } from '../server/server-module';
-import type { ContextServerOptions } from '../server/server-options';
+import { SERVER_OPTIONS } from '../server/server-module';
+import { resolveServerOptions, type ContextServerOptions } from '../server/server-options';
 import { REQUEST_STATE_OPTIONS, RequestStateModule } from '../state/request-state-module';
-import type { RequestStateOptions } from '../state/request-state-options';
+import { pickRequestStateOptions, type RequestStateOptions } from '../state/request-state-options';
 
 export interface AppOptions {
   readonly server: Readonly<ContextServerOptions>;
@@ -41,8 +41,11 @@ export function registerModules(container: DependencyContainer, modules: readonl
   assertDistinctTokens(modules);
   for (const m of modules) m.register(container);
   if (!container.isRegistered(SERVER_OPTIONS)) {
-    // Only the token itself: a RequestStateModule given alone keeps its options.
-    container.register(SERVER_OPTIONS, { useValue: ContextServerModule.configure({}).options });
+    // The defaults, with the options of a RequestStateModule given alone, so app.options tells the whole truth.
+    const state = container.isRegistered(REQUEST_STATE_OPTIONS)
+      ? pickRequestStateOptions(container.resolve(REQUEST_STATE_OPTIONS))
+      : {};
+    container.register(SERVER_OPTIONS, { useValue: resolveServerOptions(state) });
   }
   const server = container.resolve(SERVER_OPTIONS);
   if (!container.isRegistered(REQUEST_STATE_OPTIONS)) RequestStateModule.from(server).register(container);

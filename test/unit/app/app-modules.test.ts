@@ -54,6 +54,7 @@ describe('RequestStateModule', () => {
     expect(configured.hasEphemeralStateKey).toBe(false);
     expect(configured.stateKeyFingerprint).toBe(createRequestStateCodec({ requestStateKey: key }).fingerprint);
     expect(configured.options.pageSize).toBe(100);
+    expect(configured.options.requestStateKey).toBe(key);
   });
 });
 
