@@ -18,26 +18,11 @@ import type {
   ReadResourceResult,
   Root,
 } from '../protocol/types';
-import { AnswerScript, ASK_KINDS, type AskKind, type RecordedAsk, type ScriptedAnswers } from './scripted-answers';
+import { AnswerScript, type AskKind, type RecordedAsk } from './scripted-answers';
+import { resolveTestClientOptions, type TestClientOptions, type TestEra } from './test-client-options';
 import { dispatcherOf } from '../app/dispatcher-of';
 
-export type TestEra = '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26';
-
-export interface TestClientOptions extends Omit<
-  ContextClientInit,
-  'protocolVersion' | 'elicitation' | 'urlElicitation' | 'sampling' | 'roots'
-> {
-  /** The revision to speak (default 2026-07-28). */
-  era?: TestEra;
-  answers?: ScriptedAnswers;
-  /** Capabilities the simulated client declares (default: all four kinds). */
-  declare?: AskKind[];
-  /**
-   * The replay linter on an in-memory app (default true): every 2026 round that still asks runs
-   * twice and must ask the same questions; an `@Effect()` outside `ctx.once` in it fails the call.
-   */
-  replayLint?: boolean;
-}
+export type { TestClientOptions, TestEra };
 
 /** A finished call: the result, how many rounds and asks it took, and its text. */
 export interface Run<R> {
@@ -61,7 +46,7 @@ export class TestClient {
   ) {}
 
   static async connect(target: McpApplication | ClientTarget, options: TestClientOptions = {}): Promise<TestClient> {
-    const { era = '2026-07-28', answers, declare = [...ASK_KINDS], replayLint = true, ...rest } = options;
+    const { kit: { era, answers, declare, replayLint }, client: rest } = resolveTestClientOptions(options);
     if (target instanceof McpApplication && replayLint) dispatcherOf(target).core.engine.replayLint = 'error';
     const script = new AnswerScript(answers);
     const asks: RecordedAsk[] = [];
