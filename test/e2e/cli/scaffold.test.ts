@@ -123,8 +123,10 @@ test('create --from → tsc → jest → add tool, add resource-template → jes
   expect(await toolsOverStdio(join(project, 'dist', 'main.js'))).toEqual(['echo', 'hello', 'weather']);
 }, 8 * MINUTES);
 
+let httpProject: string;
+
 test('--transport http scaffolds a project that type-checks and serves', async () => {
-  const httpProject = join(work, 'http-desk');
+  httpProject = join(work, 'http-desk');
   run(
     process.execPath,
     [join(repo, 'bin', 'onemodelcontext.js'), 'create', httpProject, '--transport', 'http', '--no-install'],
@@ -137,6 +139,44 @@ test('--transport http scaffolds a project that type-checks and serves', async (
   expect(readdirSync(join(httpProject, 'dist'))).toContain('main.js');
   const tools = await toolsOverHttp(join(httpProject, 'dist', 'main.js'));
   expect(tools).toEqual(['echo', 'hello']);
+}, 3 * MINUTES);
+
+test('onemodelcontext dev: builds, serves, prints where it listens; a change rebuilds and restarts', async () => {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const dev = spawn(process.execPath, [join(repo, 'bin', 'onemodelcontext.js'), 'dev'], {
+    cwd: httpProject,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, PORT: String(port) },
+  });
+  let log = '';
+  const waiters: Array<() => void> = [];
+  dev.stderr.on('data', (chunk: Buffer) => {
+    log += chunk.toString('utf8');
+    waiters.forEach((w) => w());
+  });
+  /** Resolves once `pattern` has matched `count` times in dev's stderr. */
+  const seen = (pattern: RegExp, count: number) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => (log.match(new RegExp(pattern.source, 'g')) ?? []).length >= count && resolve();
+      waiters.push(check);
+      dev.once('exit', (code) => reject(new Error(`dev exited (${code}):\n${log}`)));
+      check();
+    });
+  try {
+    await seen(/\[dev\] ready: listening on http:\/\/127\.0\.0\.1:\d+\/mcp/, 1);
+    expect(log).toContain(`[dev] ready: listening on http://127.0.0.1:${port}/mcp`);
+    expect(await toolsAt(`http://127.0.0.1:${port}/mcp`)).toEqual(['echo', 'hello']);
+
+    run(process.execPath, [join(repo, 'bin', 'onemodelcontext.js'), 'add', 'tool', 'Clock'], httpProject);
+    await seen(/\[dev\] ready: listening on/, 2);
+    expect(log).toMatch(/\[dev\] restarting…/);
+    expect(await toolsAt(`http://127.0.0.1:${port}/mcp`)).toEqual(['echo', 'hello', 'clock']);
+  } finally {
+    dev.kill('SIGINT');
+    await new Promise((resolve) => (dev.exitCode === null ? dev.once('exit', resolve) : resolve(undefined)));
+  }
+  // The server went down with dev.
+  await expect(fetch(`http://127.0.0.1:${port}/mcp`)).rejects.toThrow();
 }, 3 * MINUTES);
 
 /** The TypeScript a new user gets from `npm i -D typescript` today; ts-jest refuses it, the scaffold does not. */
@@ -180,6 +220,23 @@ function toolsOverStdio(entry: string): Promise<string[]> {
   });
 }
 
+async function toolsAt(url: string): Promise<string[]> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/list',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta } }),
+  });
+  const text = await response.text();
+  expect(response.status).toBe(200);
+  const reply = JSON.parse(text) as { result: { tools: { name: string }[] } };
+  return reply.result.tools.map((t) => t.name);
+}
+
 async function toolsOverHttp(entry: string): Promise<string[]> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const child = spawn(process.execPath, [entry], {
@@ -191,20 +248,7 @@ async function toolsOverHttp(entry: string): Promise<string[]> {
       child.stderr.on('data', (chunk: Buffer) => chunk.toString().includes('listening on') && resolve());
       child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
     });
-    const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/list',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta } }),
-    });
-    const text = await response.text();
-    expect(response.status).toBe(200);
-    const reply = JSON.parse(text) as { result: { tools: { name: string }[] } };
-    return reply.result.tools.map((t) => t.name);
+    return await toolsAt(`http://127.0.0.1:${port}/mcp`);
   } finally {
     child.kill('SIGTERM');
   }
