@@ -5,23 +5,11 @@
 import type { EndpointHost } from '../server/server-endpoint';
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse, RequestId } from '../protocol/jsonrpc';
 import { Meta } from '../protocol/meta';
-import type { ClientCapabilities, Implementation } from '../protocol/types';
 import { MODERN_VERSION, LATEST_LEGACY_VERSION } from '../protocol/versions';
 import { MessageConnection } from '../transports/message-connection';
-import type { Principal } from '../context/principal';
+import { validateMemoryClientOptions, type MemoryClientOptions, type ServerRequestHandler } from './memory-client-options';
 
-export type ServerRequestHandler = (params: JsonObject) => unknown | Promise<unknown>;
-
-export interface MemoryClientOptions {
-  era: 'modern' | 'legacy';
-  /** Legacy revision to negotiate (default 2025-11-25). */
-  protocolVersion?: string;
-  capabilities?: ClientCapabilities;
-  clientInfo?: Implementation;
-  /** Answers legacy server-to-client requests by method (elicitation/create, sampling/createMessage, roots/list). */
-  handlers?: Record<string, ServerRequestHandler>;
-  principal?: Principal;
-}
+export type { MemoryClientOptions, ServerRequestHandler };
 
 export class MemoryClient {
   readonly notifications: JsonRpcNotification[] = [];
@@ -33,7 +21,8 @@ export class MemoryClient {
     this.connection = new MessageConnection(app.endpoint, (m) => this.deliver(m), { principal: options.principal });
   }
 
-  static async connect(app: EndpointHost, options: MemoryClientOptions): Promise<MemoryClient> {
+  static async connect(app: EndpointHost, init: MemoryClientOptions): Promise<MemoryClient> {
+    const options = validateMemoryClientOptions(init);
     const client = new MemoryClient(app, options);
     if (options.era === 'legacy') {
       const init = await client.raw('initialize', {

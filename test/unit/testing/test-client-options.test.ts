@@ -1,5 +1,5 @@
 /** The test kit's options are checked with the client's, in one pass: a typo gets the nearest name of either. */
-import { connectTestClient, FrameworkError, McpApplication } from '../../../src';
+import { connectTestClient, FrameworkError, McpApplication, MemoryClient } from '../../../src';
 import { resolveTestClientOptions } from '../../../src/testing/test-client-options';
 
 const app = () => McpApplication.create({ name: 'kit', version: '1.0.0', providers: [] });
@@ -31,4 +31,15 @@ it('gives the kit its defaults and passes the client options on as given', () =>
   const { kit, client } = resolveTestClientOptions({ maxInputRounds: 3, onWarning });
   expect(kit).toEqual({ era: '2026-07-28', answers: undefined, declare: ['elicitation', 'urlElicitation', 'sampling', 'roots'], replayLint: true });
   expect(client).toEqual({ maxInputRounds: 3, onWarning });
+});
+
+describe('MemoryClient.connect checks its options too', () => {
+  it.each([
+    [{ era: 'legacy', capabilites: {} }, 'capabilites: unknown option; did you mean "capabilities"?'],
+    [{ era: 'old' }, 'era: must be one of the following values: modern, legacy'],
+  ])('%p', async (options, says) => {
+    const message = await refusal(() => MemoryClient.connect(app(), options as never));
+    expect(message.split('\n')[0]).toBe('[OMC_INVALID_OPTIONS] Invalid MemoryClientOptions:');
+    expect(message).toContain(says);
+  });
 });
