@@ -1,28 +1,11 @@
 /**
- * Legacy resumability (2025-xx): every SSE event of a session stream is stored under an id so a
- * client can reconnect with `Last-Event-ID` and receive what it missed — of that stream only.
+ * The in-memory event store for legacy resumability (the interface is in state/event-store.ts):
+ * bounded, oldest events dropped first.
  */
 import type { JsonRpcMessage } from '../../protocol/jsonrpc';
+import type { EventStore, StoredEvent } from '../../state/event-store';
 
-export interface StoredEvent {
-  id: string;
-  /** null for a priming event (id and empty data). */
-  message: JsonRpcMessage | null;
-}
-
-export interface EventStore {
-  /** Stores one event of a stream and returns its id (unique across all streams). */
-  append(streamId: string, message: JsonRpcMessage | null): string | Promise<string>;
-  /** The stream an event id belongs to and the events stored after it; undefined when unknown or evicted. */
-  eventsAfter(
-    lastEventId: string,
-  ):
-    | { streamId: string; events: StoredEvent[] }
-    | undefined
-    | Promise<{ streamId: string; events: StoredEvent[] } | undefined>;
-  /** Forgets a stream (its session ended). */
-  dropStream?(streamId: string): void | Promise<void>;
-}
+export type { EventStore, StoredEvent } from '../../state/event-store';
 
 /** Keeps the newest `maxEvents` events in memory (oldest dropped first). */
 export class InMemoryEventStore implements EventStore {
