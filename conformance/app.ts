@@ -4,6 +4,8 @@
  */
 import 'reflect-metadata';
 import { ContextServerModule, McpApplication } from '../src';
+import { RedisModule } from '../src/redis';
+import { FleetDiagnostics } from './diagnostics/fleet-tools';
 import { DynamicLists } from './diagnostics/dynamic-lists';
 import { ReconnectionTool } from './diagnostics/reconnection-tool';
 import { StatelessDiagnostics } from './diagnostics/stateless-tools';
@@ -18,6 +20,8 @@ import { SchemaTools } from './tools/schema-tools';
 export interface ConformanceAppOptions {
   /** Key that seals requestState; an ephemeral per-process key when absent. */
   requestStateKey?: string;
+  /** A fleet's shared stores (REDIS_URL); per process when absent. */
+  redisUrl?: string;
 }
 
 export function createConformanceApp(options: ConformanceAppOptions = {}): McpApplication {
@@ -34,11 +38,13 @@ export function createConformanceApp(options: ConformanceAppOptions = {}): McpAp
       MrtrPrompts,
       StatelessDiagnostics,
       ReconnectionTool,
+      FleetDiagnostics,
       ConformancePrompts,
       ConformanceResources,
     ],
     modules: [
       ContextServerModule.configure(options.requestStateKey ? { requestStateKey: options.requestStateKey } : {}),
+      ...(options.redisUrl ? [RedisModule.configure({ url: options.redisUrl })] : []),
     ],
   });
   lists.attach(app);

@@ -12,11 +12,11 @@ import { createConformanceApp } from './app';
 
 async function main(): Promise<void> {
   const env = readDeploymentEnv(process.env);
-  const app = createConformanceApp({ requestStateKey: env.requestStateKey });
+  const app = createConformanceApp({ requestStateKey: env.requestStateKey, redisUrl: env.redisUrl });
   const handle = await serveHttp(app, httpOptionsFromEnv(env));
   process.stdout.write(`conformance server listening on ${handle.url}\n`);
   const stop = (): void => {
-    void handle.close({ deadlineMs: 2000 }).then(() => process.exit(0));
+    void handle.close({ deadlineMs: 2000 }).then(() => app.close()).finally(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -45,6 +45,10 @@ export { StateBag } from './context/state-bag';
 export { InputRequired, InputRequests, type InputRequiredInit } from './context/input-required-result';
 export type { Ask, AskDecoding, AskKind as InputKind } from './context/asks';
 export { PRINCIPAL } from './server/invoker';
+export { StoreUnavailableError } from './state/store-unavailable';
+export { SHARED_STORES, type SharedStores } from './server/shared-stores';
+export type { NotificationBus, NotificationBusEvent, NotificationBusListener } from './server/notification-bus';
+export type { ListKind, RegistryEvent } from './registry/registry';
 export { MemoryFlowStore } from './state/memory-flow-store';
 export type { FlowStore, FlowClaim, OnceRecord } from './state/flow-store';
 

@@ -14,6 +14,11 @@ export class DynamicLists {
     this.app = app;
   }
 
+  /** Tells subscribers (on every instance of a fleet) that a resource changed. */
+  resourceUpdated(uri: string): void {
+    this.required().notifyResourceUpdated(uri);
+  }
+
   /** Adds the dynamic tool, or removes it when present; either way listeners hear tools/list_changed. */
   toggleTool(): 'added' | 'removed' {
     const app = this.required();

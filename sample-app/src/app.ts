@@ -1,12 +1,14 @@
 /** The travel desk application: an explicit provider list and configuration modules. */
 import 'reflect-metadata';
 import { ContextServerModule, McpApplication } from 'onemodelcontext';
+import { RedisModule } from 'onemodelcontext/redis';
 import { AccountTools, APP, type AppHolder } from './account.tools';
 import { BookingStore } from './catalog';
 import { FlightTools } from './flights.tools';
 import { Guides } from './guides';
 
-export function createTravelDesk(options: { requestStateKey?: string } = {}): McpApplication {
+/** `redisUrl`: a fleet's shared stores (docs/deployment.md); without it everything stays in this process. */
+export function createTravelDesk(options: { requestStateKey?: string; redisUrl?: string } = {}): McpApplication {
   const holder: AppHolder = {};
   const app = McpApplication.create({
     name: 'travel-desk',
@@ -17,6 +19,7 @@ export function createTravelDesk(options: { requestStateKey?: string } = {}): Mc
         requestStateKey: options.requestStateKey,
         instructions: 'Search flights before booking. Bookings ask the user to confirm.',
       }),
+      ...(options.redisUrl ? [RedisModule.configure({ url: options.redisUrl })] : []),
     ],
   });
   holder.current = app;

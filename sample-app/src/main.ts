@@ -9,7 +9,7 @@ import { createTravelDesk } from './app';
 
 async function main(): Promise<void> {
   const env = readDeploymentEnv(process.env);
-  const app = createTravelDesk({ requestStateKey: env.requestStateKey });
+  const app = createTravelDesk({ requestStateKey: env.requestStateKey, redisUrl: env.redisUrl });
   if (process.argv.includes('--stdio')) {
     const { closed } = await serveStdio(app);
     await closed;
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  const stop = () => void server.close({ deadlineMs: 10_000 }).then(() => process.exit(0));
+  const stop = () => void server.close({ deadlineMs: 10_000 }).then(() => app.close()).finally(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

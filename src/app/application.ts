@@ -18,6 +18,8 @@ import type { ServerEndpoint } from '../server/server-endpoint';
 import { Invoker } from '../server/invoker';
 import { stderrLogger } from '../server/server-logger';
 import { UndeclaredForms } from '../server/undeclared-forms';
+import { relayThroughBus, type BusRelay } from '../server/bus-relay';
+import { SHARED_STORES, type SharedStores } from '../server/shared-stores';
 import type { Context } from '../context/context';
 import { validateOptions } from '../config/validate-options';
 import { ApplicationOptions, identityOf } from './application-options';
@@ -38,6 +40,8 @@ export class McpApplication {
   private readonly registry = new Registry();
   private readonly server: ContextServer;
   private readonly stateCodec: RequestStateCodec;
+  private readonly shared?: SharedStores;
+  private readonly busRelay?: BusRelay;
   /** The requestState options the codec was built from (ContextServerModule's, or a RequestStateModule's). */
   private readonly requestState: Readonly<RequestStateOptions>;
 
@@ -57,10 +61,14 @@ export class McpApplication {
     }
     assertConstructible(constructedClasses(options.providers), this.container);
 
+    const shared = this.container.isRegistered(SHARED_STORES) ? this.container.resolve(SHARED_STORES) : undefined;
+    this.shared = shared;
     // The server name is the audience unless one is configured.
     this.stateCodec = createRequestStateCodec({
       ...requestState,
       requestStateAudience: requestState.requestStateAudience ?? options.name,
+      singleUseStore:
+        requestState.singleUseStore ?? (requestState.singleUseRequestState ? shared?.singleUseStore : undefined),
     });
     const logger = server.logger ?? stderrLogger;
     this.server = new ContextServer(
@@ -76,13 +84,23 @@ export class McpApplication {
           ...server,
           sealer: this.stateCodec,
           logger,
-          flows: server.flowStore ?? new MemoryFlowStore(server.maxTrackedFlows),
+          flows: server.flowStore ?? shared?.flowStore ?? new MemoryFlowStore(server.maxTrackedFlows),
           flowTtlMs: requestState.requestStateLifetime * 1000,
         },
+        shared,
       },
       { ephemeralStateKey: this.hasEphemeralStateKey, processLocalFlowStore: this.hasProcessLocalFlowStore },
     );
     keepDispatcher(this, this.server);
+    this.busRelay = shared?.notificationBus && relayThroughBus(this.registry, shared.notificationBus, logger);
+    // Heard by serveHttp's wait for the stores: a bus that cannot subscribe fails start-up too.
+    this.busRelay?.listening.catch(() => undefined);
+  }
+
+  /** Stops relaying notifications and closes the shared stores (call it after the transports closed). */
+  async close(): Promise<void> {
+    await this.busRelay?.stop().catch(() => undefined);
+    await this.shared?.close();
   }
 
   /** Builds and validates an application; mistakes throw a FrameworkError naming the class and method. */
@@ -102,7 +120,7 @@ export class McpApplication {
 
   /** Whether exactly-once records are per process (no shared `flowStore` configured). */
   get hasProcessLocalFlowStore(): boolean {
-    return this.options.flowStore === undefined;
+    return this.options.flowStore === undefined && this.shared?.flowStore === undefined;
   }
 
   /** Hex fingerprint of the requestState minting key, for health endpoints. */

@@ -3,7 +3,9 @@
  * client's error as `cause`. A store never hangs on a dead Redis (every command has a timeout) and
  * never answers as if a record were absent: the caller fails closed.
  */
-export class RedisUnavailableError extends Error {
+import { StoreUnavailableError } from '../state/store-unavailable';
+
+export class RedisUnavailableError extends StoreUnavailableError {
   override readonly name = 'RedisUnavailableError';
 
   constructor(

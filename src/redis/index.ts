@@ -10,3 +10,4 @@ export { RedisLeaseCounter } from './redis-lease-counter';
 export { RedisTokenBucket } from './redis-token-bucket';
 export { RedisNotificationBus } from './redis-notification-bus';
 export { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store';
+export { RedisModule, RedisModuleOptions, REDIS_OPTIONS, redisStores } from './redis-module';

@@ -22,6 +22,7 @@ export class Registry {
   private readonly templates = new Map<string, ResourceTemplateDefinition>();
   private readonly completions = new Map<string, CompletionDefinition>();
   private readonly listeners = new Set<RegistryListener>();
+  private readonly localListeners = new Set<RegistryListener>();
   /** Snapshots for listing, rebuilt lazily after a change so list calls allocate nothing. */
   private snapshots: Partial<Record<'tools' | 'prompts' | 'resources' | 'templates', readonly unknown[]>> = {};
 
@@ -112,6 +113,17 @@ export class Registry {
     return () => this.listeners.delete(listener);
   }
 
+  /** Hears only changes made in this registry (not relayed ones): what a fleet's bus publishes. */
+  onLocalChange(listener: RegistryListener): () => void {
+    this.localListeners.add(listener);
+    return () => this.localListeners.delete(listener);
+  }
+
+  /** A change another instance made: tell this registry's listeners, and publish nothing. */
+  relay(event: RegistryEvent): void {
+    tell(this.listeners, event);
+  }
+
   private put<V>(map: Map<string, V>, key: string, def: V & { owner: string }, kind: string): void {
     const existing = map.get(key) as { owner: string } | undefined;
     if (existing) {
@@ -133,12 +145,17 @@ export class Registry {
   }
 
   private emit(event: RegistryEvent): void {
-    for (const l of this.listeners) {
-      try {
-        l(event);
-      } catch {
-        // A failing listener (a closed stream) must not stop the others.
-      }
+    tell(this.listeners, event);
+    tell(this.localListeners, event);
+  }
+}
+
+function tell(listeners: Iterable<RegistryListener>, event: RegistryEvent): void {
+  for (const l of listeners) {
+    try {
+      l(event);
+    } catch {
+      // A failing listener (a closed stream) must not stop the others.
     }
   }
 }

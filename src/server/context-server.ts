@@ -28,6 +28,7 @@ import { toolHeaderParams } from './tool-header-params';
 import { readModernEnvelope, type RequestScope } from './request-scope';
 import type { ServerCore } from './server-core';
 import { thrownDetail } from './server-logger';
+import { StoreUnavailableError } from '../state/store-unavailable';
 
 type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Promise<JsonObject | Outcome<JsonObject>>;
 
@@ -61,6 +62,8 @@ export class ContextServer implements ServerEndpoint {
       ephemeralStateKey: deployment.ephemeralStateKey,
       processLocalFlowStore: deployment.processLocalFlowStore,
       stateKeyFingerprint: c.engine.sealer.fingerprint,
+      eventStore: c.shared?.eventStore,
+      ready: async () => c.shared?.ready(),
     });
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
     this.listens = new ListenQuota(c.options);
@@ -242,7 +245,8 @@ export class ContextServer implements ServerEndpoint {
       };
     }
     this.core.logger.error(`internal error in ${req.method}`, thrownDetail(e));
-    return { kind: 'reply', message: failure(req.id, -32603, 'Internal error'), status: 200 };
+    const message = e instanceof StoreUnavailableError ? StoreUnavailableError.clientMessage : 'Internal error';
+    return { kind: 'reply', message: failure(req.id, -32603, message), status: 200 };
   }
 }
 

@@ -6,6 +6,7 @@ import type { EngineDeps } from './ask-engine';
 import type { Invoker } from './invoker';
 import type { ServerLogger } from './server-logger';
 import type { UndeclaredForms } from './undeclared-forms';
+import type { SharedStores } from './shared-stores';
 
 export interface ServerCore {
   readonly info: Implementation;
@@ -17,4 +18,6 @@ export interface ServerCore {
   /** Notes (or refuses) forms used by `ctx.elicit` that their handler did not declare. */
   readonly forms: UndeclaredForms;
   readonly capabilities: { modern: ServerCapabilities; legacy: ServerCapabilities };
+  /** The stores a fleet shares, when a module provides them (RedisModule). */
+  readonly shared?: SharedStores;
 }

@@ -9,6 +9,7 @@ import type { HeaderParam } from '../protocol/mcp-header';
 import type { LegacySession } from './legacy-session';
 import type { RequestIO } from './request-io';
 import type { ServerLogger } from './server-logger';
+import type { EventStore } from '../state/event-store';
 
 /** A JSON-RPC response, and the HTTP status a transport that has one should use. */
 export interface Reply {
@@ -41,6 +42,10 @@ export interface EndpointSettings {
   readonly processLocalFlowStore: boolean;
   /** Hex fingerprint of the requestState minting key: equal on every instance sharing the key (readiness route). */
   readonly stateKeyFingerprint: string;
+  /** The legacy event store a fleet shares (the transport keeps its own in memory when absent). */
+  readonly eventStore?: EventStore;
+  /** Resolves once the shared stores answer (at once without them); serveHttp waits for it before listening. */
+  ready(): Promise<void>;
 }
 
 export interface ServerEndpoint {

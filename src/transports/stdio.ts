@@ -22,6 +22,7 @@ export async function serveStdio(app: EndpointHost, init: Partial<StdioOptions> 
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   if (options.redirectConsole && output === process.stdout) redirectConsoleToStderr();
+  await app.endpoint.settings.ready(); // shared stores answer before the first message, or start-up fails saying why
   const principal = await app.endpoint.settings.authenticate?.({ transport: 'stdio', env: process.env });
   const connection = new MessageConnection(
     app.endpoint,

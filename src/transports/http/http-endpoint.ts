@@ -54,7 +54,7 @@ export class HttpEndpoint {
     readonly options: Readonly<HttpOptions>,
     private policy: HostPolicy,
   ) {
-    const store = options.eventStore ?? new InMemoryEventStore();
+    const store = options.eventStore ?? server.settings.eventStore ?? new InMemoryEventStore();
     this.ctx = {
       server,
       options,

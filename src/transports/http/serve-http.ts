@@ -45,6 +45,8 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
       'exactly-once holds per instance only: flows are recorded in memory. With several instances sharing requestStateKey, set ContextServerOptions.flowStore to a shared store.',
     );
   }
+  // Shared stores (Redis) must answer before the first request: a fleet half connected fails here, clearly.
+  await app.endpoint.settings.ready();
   const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts, opts.port || undefined));
   const mcp = nodeHandlerFor(endpoint, { matchPath: true });
   const { readinessPath } = opts;

@@ -1,0 +1,84 @@
+/**
+ * `RedisModule.configure({ url })`: every shared store on one Redis, in one line of the module
+ * list. The connection starts when the app is created; `serveHttp` waits until it answers (a
+ * Redis that cannot be reached within `connectTimeoutMs` stops start-up, saying so). Later outages
+ * fail closed: each store's command times out with a RedisUnavailableError and the round is
+ * refused rather than run twice; the client reconnects by itself.
+ */
+import { IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
+import type { InjectionToken } from 'tsyringe';
+import type { ConfigModule } from '../config/modules';
+import { validateOptions } from '../config/validate-options';
+import { SHARED_STORES, type SharedStores } from '../server/shared-stores';
+import { connectRedis, REDIS_DEFAULTS, type RedisConnection } from './connection';
+import { RedisEventStore } from './redis-event-store';
+import { RedisFlowStore } from './redis-flow-store';
+import { RedisNotificationBus } from './redis-notification-bus';
+import { RedisSingleUseStore } from './redis-single-use-store';
+
+export class RedisModuleOptions {
+  /** `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. */
+  @IsString() @Matches(/^rediss?:\/\/\S+$/, { message: 'url must be a redis:// or rediss:// URL' }) url!: string;
+  /** Prepended to every key and channel; one prefix per application sharing a Redis. */
+  @IsString() @Matches(/^\S{1,64}$/) keyPrefix = REDIS_DEFAULTS.keyPrefix;
+  @IsInt() @Min(100) connectTimeoutMs = REDIS_DEFAULTS.connectTimeoutMs;
+  @IsInt() @Min(10) commandTimeoutMs = REDIS_DEFAULTS.commandTimeoutMs;
+  @IsInt() @Min(10) maxReconnectDelayMs = REDIS_DEFAULTS.maxReconnectDelayMs;
+  /** Legacy resumability: events kept per SSE stream. */
+  @IsOptional() @IsInt() @Min(1) maxEventsPerStream?: number;
+}
+
+export const REDIS_OPTIONS: InjectionToken<RedisModuleOptions> = Symbol.for('onemodelcontext:redis-options');
+
+export class RedisModule {
+  static configure(options: Partial<RedisModuleOptions> & { url: string }): ConfigModule<RedisModuleOptions> {
+    const validated = validateOptions(RedisModuleOptions, options, { label: 'RedisModule' });
+    return Object.freeze({
+      token: REDIS_OPTIONS,
+      options: validated,
+      register: (container) => {
+        container.register(REDIS_OPTIONS, { useValue: validated });
+        container.register(SHARED_STORES, { useValue: redisStores(validated) });
+      },
+    } satisfies ConfigModule<RedisModuleOptions>);
+  }
+}
+
+/** The stores, usable at once: each call waits for the connection (or fails as the connection did). */
+export function redisStores(options: Readonly<RedisModuleOptions>): SharedStores {
+  const connection = connectRedis(options);
+  connection.catch(() => undefined); // reported by ready() and by each store call, never unhandled
+  const bus = connection.then((c) => new RedisNotificationBus(c));
+  return Object.freeze({
+    flowStore: deferred(connection.then((c) => new RedisFlowStore(c))),
+    singleUseStore: deferred(connection.then((c) => new RedisSingleUseStore(c))),
+    eventStore: deferred(
+      connection.then((c) => new RedisEventStore(c, { maxEventsPerStream: options.maxEventsPerStream })),
+    ),
+    notificationBus: deferred(bus),
+    ready: async () => {
+      await connection;
+    },
+    close: async () => {
+      const open: RedisConnection | undefined = await connection.catch(() => undefined);
+      await open?.close();
+    },
+  });
+}
+
+/**
+ * An object whose methods wait for the real one: the stores exist from the app's creation, the
+ * connection a moment later. Only methods are forwarded (every store interface is methods only).
+ */
+function deferred<T extends object>(real: Promise<T>): T {
+  return new Proxy({} as T, {
+    get: (_target, name) => {
+      // Not a thenable (an `await` of the store must not wait on it), and no symbols (inspection).
+      if (name === 'then' || typeof name === 'symbol') return undefined;
+      return async (...args: unknown[]) => {
+        const store = (await real) as Record<string, (...a: unknown[]) => unknown>;
+        return store[name]!.apply(store, args);
+      };
+    },
+  });
+}

@@ -1,0 +1,200 @@
+/**
+ * Drives scripts/fleet.sh (Redis, three conformance-server instances, nginx) on free loopback
+ * ports, and speaks raw HTTP to the load balancer or to one instance.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { JSON_HEADERS, modernMeta, parseSse } from '../../unit/transports/http/fixtures';
+
+const run = promisify(execFile);
+const repo = join(__dirname, '..', '..', '..');
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** Five consecutive free ports: load balancer, three instances, Redis. */
+async function freeBlock(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const all = await Promise.all([0, 1, 2, 3, 4].map((i) => portFree(base + i)));
+    if (all.every(Boolean)) return base;
+  }
+  throw new Error('no five free consecutive ports');
+}
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  /** The JSON-RPC response (the last result or error of an SSE body). */
+  message: any;
+}
+
+export class Fleet {
+  private constructor(
+    readonly dir: string,
+    readonly lbPort: number,
+    readonly instancePorts: readonly number[],
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  static async up(): Promise<Fleet> {
+    const base = await freeBlock();
+    const dir = mkdtempSync(join(tmpdir(), 'omc-fleet-'));
+    const env = {
+      ...process.env,
+      FLEET_APP: 'conformance',
+      FLEET_DIR: dir,
+      FLEET_LB_PORT: String(base),
+      FLEET_PORT_BASE: String(base + 1),
+      FLEET_REDIS_PORT: String(base + 4),
+    };
+    const fleet = new Fleet(dir, base, [base + 1, base + 2, base + 3], env);
+    await fleet.script('up');
+    return fleet;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.lbPort}/mcp`;
+  }
+
+  instanceUrl(n: 1 | 2 | 3): string {
+    return `http://127.0.0.1:${this.instancePorts[n - 1]}/mcp`;
+  }
+
+  async script(...args: string[]): Promise<string> {
+    const { stdout } = await run('bash', ['scripts/fleet.sh', ...args], { cwd: repo, env: this.env, timeout: 90_000 });
+    return stdout;
+  }
+
+  async down(): Promise<void> {
+    try {
+      await this.script('down');
+    } finally {
+      rmSync(this.dir, { recursive: true, force: true });
+    }
+  }
+}
+
+export function post(url: string, body: unknown, headers: Record<string, string>): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { ...JSON_HEADERS, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let message: any;
+        try {
+          message = String(res.headers['content-type']).startsWith('text/event-stream')
+            ? parseSse(text).filter((m) => 'result' in m || 'error' in m).pop()
+            : JSON.parse(text);
+        } catch {
+          message = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, message });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+let nextId = 1;
+
+/** A 2026-07-28 tools/call that can answer elicitation. */
+export function call(url: string, params: Record<string, unknown>): Promise<Reply> {
+  const meta = modernMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } });
+  const body = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { arguments: {}, ...params, _meta: meta } };
+  return post(url, body, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': String(params.name) });
+}
+
+/** An open SSE response; `next(predicate)` resolves with the first message that matches. */
+export class SseReader {
+  private buffer = '';
+  private readonly messages: any[] = [];
+  private waiters: Array<{ match: (m: any) => boolean; resolve: (m: any) => void }> = [];
+  private closeFn: () => void = () => undefined;
+  status = 0;
+  headers: IncomingHttpHeaders = {};
+
+  static open(url: string, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown }): Promise<SseReader> {
+    const reader = new SseReader();
+    return new Promise((resolve, reject) => {
+      const req = request(url, { method: init.method, headers: { ...JSON_HEADERS, ...init.headers } }, (res) => {
+        reader.status = res.statusCode ?? 0;
+        reader.headers = res.headers;
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => reader.feed(chunk));
+        res.on('error', () => undefined);
+        resolve(reader);
+      });
+      reader.closeFn = () => req.destroy();
+      req.on('error', reject);
+      req.end(init.body === undefined ? undefined : JSON.stringify(init.body));
+    });
+  }
+
+  next(match: (m: any) => boolean, timeoutMs = 10_000): Promise<any> {
+    const found = this.messages.find(match);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching SSE message within ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`)), timeoutMs);
+      this.waiters.push({ match, resolve: (m) => (clearTimeout(timer), resolve(m)) });
+    });
+  }
+
+  close(): void {
+    this.closeFn();
+  }
+
+  private feed(chunk: string): void {
+    this.buffer += chunk;
+    let end: number;
+    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+      const block = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + 2);
+      const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+      if (!data.trim()) continue;
+      const message = JSON.parse(data);
+      this.messages.push(message);
+      this.waiters = this.waiters.filter((w) => (w.match(message) ? (w.resolve(message), false) : true));
+    }
+  }
+}
+
+/** A legacy (2025-11-25) session by hand, on one URL (an instance, or the load balancer). */
+export class LegacySession {
+  sessionId = '';
+  private id = 1;
+  constructor(readonly url: string) {}
+
+  headers(): Record<string, string> {
+    return { 'MCP-Protocol-Version': '2025-11-25', ...(this.sessionId ? { 'Mcp-Session-Id': this.sessionId } : {}) };
+  }
+
+  async initialize(capabilities: Record<string, unknown> = {}): Promise<void> {
+    const body = { jsonrpc: '2.0', id: this.id++, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'fleet', version: '1' } } };
+    const res = await post(this.url, body, { 'MCP-Protocol-Version': '2025-11-25' });
+    this.sessionId = String(res.headers['mcp-session-id']);
+    await post(this.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, this.headers());
+  }
+
+  request(method: string, params: Record<string, unknown> = {}): Promise<Reply> {
+    return post(this.url, { jsonrpc: '2.0', id: this.id++, method, params }, this.headers());
+  }
+
+  openStream(lastEventId?: string): Promise<SseReader> {
+    return SseReader.open(this.url, { method: 'GET', headers: { ...this.headers(), ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) } });
+  }
+}
