@@ -1,17 +1,16 @@
 /**
- * The whole user path, for real: pack this package, scaffold a project with `create --from <tarball>`
- * (which installs it), type-check, run the generated tests, `onemodelcontext add tool Weather` and
- * `add resource-template Book` through the installed bin, run the tests again, and talk to the
- * built server over stdio; then the same app again under TypeScript 7. Slow (npm install): minutes, not seconds.
+ * The whole user path, for real: pack this package from a fresh copy (prepack builds), scaffold a
+ * project with `create --from <tarball>` (which installs it), type-check, run the generated tests,
+ * `onemodelcontext add tool Weather` and `add resource-template Book` through the installed bin, run
+ * the tests again, and talk to the built server over stdio; `onemodelcontext dev` on an HTTP app;
+ * then the same app again under TypeScript 7. Slow (npm install): minutes, not seconds.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const repo = join(__dirname, '..', '..', '..');
-/** Where to pack from: the repository, or a staged copy when trying package.json changes first. */
-const packDir = process.env.OMC_PACK_DIR ?? repo;
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const MINUTES = 60_000;
@@ -50,17 +49,44 @@ function passedTests(cwd: string): string[] {
   );
 }
 
+/**
+ * A fresh copy of this checkout (the files git tracks or would track, so no dist/), its node_modules
+ * linked entry by entry (npm's `prepare` writes a stamp there; it must not reach ours).
+ */
+function freshCopy(into: string): string {
+  const listed = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: repo, encoding: 'utf8' });
+  for (const file of listed.split('\n').filter(Boolean)) {
+    if (!existsSync(join(repo, file))) continue; // deleted but not yet committed
+    mkdirSync(dirname(join(into, file)), { recursive: true });
+    cpSync(join(repo, file), join(into, file));
+  }
+  mkdirSync(join(into, 'node_modules'));
+  for (const entry of readdirSync(join(repo, 'node_modules'))) {
+    if (!entry.startsWith('.')) symlinkSync(join(repo, 'node_modules', entry), join(into, 'node_modules', entry), 'dir');
+  }
+  return into;
+}
+
+/** `npm pack --json`: the JSON array comes last, after whatever the build printed. */
+function packJson(stdout: string): { filename: string; files: { path: string }[] }[] {
+  const start = stdout.lastIndexOf('\n[');
+  return JSON.parse(start >= 0 ? stdout.slice(start + 1) : stdout) as never;
+}
+
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'omc-scaffold-'));
   project = join(work, 'weather-desk');
-  // dist/ is what `npm test` built before jest; rebuilding it here (or letting prepack do so) would
-  // pull it from under the suites that load it in parallel.
-  if (!existsSync(join(repo, 'dist', 'cjs', 'index.js')))
-    throw new Error('dist/ is missing: run `npm run build` (npm test does).');
-  const packed = JSON.parse(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], packDir)) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
+  let packed;
+  if (process.env.OMC_PACK_DIR) {
+    // A staged copy, when trying package.json changes first: packed as it is.
+    packed = packJson(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], process.env.OMC_PACK_DIR));
+  } else {
+    // Packed from a fresh copy without building first: prepack builds dist/ (ours is left alone,
+    // other suites load it in parallel).
+    const clone = freshCopy(join(work, 'clone'));
+    expect(existsSync(join(clone, 'dist'))).toBe(false);
+    packed = packJson(run(npm, ['pack', '--json', '--pack-destination', work], clone));
+  }
   const files = packed[0]!.files.map((f) => f.path);
   // The CLI needs its bin and its templates inside the published package.
   expect(files).toEqual(
