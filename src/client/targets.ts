@@ -65,8 +65,10 @@ function has(target: unknown, key: string): boolean {
 
 /** Tells the kind of target by its key and validates it against that kind's class. */
 export function validateTarget(target: ClientTarget): ValidatedTarget {
-  if (has(target, 'transport')) return { kind: 'transport', target: validateOptions(TransportTarget, target, { label: 'TransportTarget' }) };
+  if (has(target, 'transport'))
+    return { kind: 'transport', target: validateOptions(TransportTarget, target, { label: 'TransportTarget' }) };
   if (has(target, 'app')) return { kind: 'app', target: validateOptions(AppTarget, target, { label: 'AppTarget' }) };
-  if (has(target, 'command')) return { kind: 'stdio', target: validateOptions(StdioTarget, target, { label: 'StdioTarget' }) };
+  if (has(target, 'command'))
+    return { kind: 'stdio', target: validateOptions(StdioTarget, target, { label: 'StdioTarget' }) };
   return { kind: 'http', target: validateOptions(HttpTarget, target, { label: 'HttpTarget' }) };
 }

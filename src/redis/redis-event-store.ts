@@ -71,7 +71,10 @@ export class RedisEventStore implements EventStore {
     const values = Array.isArray(fields) ? fields : [];
     const at = values.indexOf('m');
     const raw = at >= 0 ? values[at + 1] : undefined;
-    return { id: `${streamId}_${String(id)}`, message: typeof raw === 'string' ? (JSON.parse(raw) as JsonRpcMessage | null) : null };
+    return {
+      id: `${streamId}_${String(id)}`,
+      message: typeof raw === 'string' ? (JSON.parse(raw) as JsonRpcMessage | null) : null,
+    };
   }
 
   private key(streamId: string): string {

@@ -5,7 +5,13 @@
  * instance was cut off is lost (pub/sub keeps nothing), so `onReconnect` tells the wiring when to
  * assume everything may have changed (e.g. send list_changed for every list to local listeners).
  */
-import { deliver, isNotificationBusEvent, type NotificationBus, type NotificationBusEvent, type NotificationBusListener } from '../server/notification-bus';
+import {
+  deliver,
+  isNotificationBusEvent,
+  type NotificationBus,
+  type NotificationBusEvent,
+  type NotificationBusListener,
+} from '../server/notification-bus';
 import type { RedisConnection } from './connection';
 
 export class RedisNotificationBus implements NotificationBus {

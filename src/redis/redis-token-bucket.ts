@@ -3,7 +3,12 @@
  * and taken in one Lua script in Redis's clock (TIME), so the fleet shares one bucket. The key
  * expires when the bucket would be full again (PEXPIREAT): a full bucket and no key are the same.
  */
-import { checkedRule, type TokenBucketResult, type TokenBucketRule, type TokenBucketStore } from '../state/token-bucket';
+import {
+  checkedRule,
+  type TokenBucketResult,
+  type TokenBucketRule,
+  type TokenBucketStore,
+} from '../state/token-bucket';
 import { luaScript, type RedisConnection, type RedisReply } from './connection';
 
 /** KEYS[1]; ARGV capacity, refillPerSecond, cost → { allowed, remaining, retryAfterMs }. Mirrors takeTokens(). */
@@ -31,7 +36,11 @@ export class RedisTokenBucket implements TokenBucketStore {
 
   async take(key: string, rule: TokenBucketRule): Promise<TokenBucketResult> {
     const { capacity, refillPerSecond, cost } = checkedRule(rule);
-    const [allowed, remaining, retryAfterMs] = await this.redis.script<RedisReply[]>(TAKE, [this.redis.key('tb', key)], [String(capacity), String(refillPerSecond), String(cost)]);
+    const [allowed, remaining, retryAfterMs] = await this.redis.script<RedisReply[]>(
+      TAKE,
+      [this.redis.key('tb', key)],
+      [String(capacity), String(refillPerSecond), String(cost)],
+    );
     return { allowed: allowed === 1, remaining: Number(remaining), retryAfterMs: Number(retryAfterMs) };
   }
 }

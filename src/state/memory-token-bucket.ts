@@ -2,7 +2,13 @@
  * TokenBucketStore for one process. A bucket that has refilled to capacity is the same as no
  * bucket, so a sweep (at most every `sweepIntervalMs`) forgets those: memory follows active keys.
  */
-import { checkedRule, takeTokens, type TokenBucketResult, type TokenBucketRule, type TokenBucketStore } from './token-bucket';
+import {
+  checkedRule,
+  takeTokens,
+  type TokenBucketResult,
+  type TokenBucketRule,
+  type TokenBucketStore,
+} from './token-bucket';
 
 interface Bucket {
   tokens: number;

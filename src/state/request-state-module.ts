@@ -5,9 +5,15 @@
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineModule, type ConfigModule } from '../config/modules';
-import { pickRequestStateOptions, validateRequestStateOptions, type RequestStateOptions } from './request-state-options';
+import {
+  pickRequestStateOptions,
+  validateRequestStateOptions,
+  type RequestStateOptions,
+} from './request-state-options';
 
-export const REQUEST_STATE_OPTIONS: InjectionToken<RequestStateOptions> = Symbol.for('onemodelcontext:request-state-options');
+export const REQUEST_STATE_OPTIONS: InjectionToken<RequestStateOptions> = Symbol.for(
+  'onemodelcontext:request-state-options',
+);
 
 export class RequestStateModule {
   /** `RequestStateModule.configure({ requestStateKey, ... })`: validated, frozen; unknown keys refused. */

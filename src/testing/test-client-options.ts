@@ -12,7 +12,10 @@ import { ASK_KINDS, type AskKind, type ScriptedAnswers } from './scripted-answer
 export type TestEra = ModernVersion | LegacyVersion;
 const TEST_ERAS: readonly TestEra[] = [MODERN_VERSION, ...LEGACY_VERSIONS];
 
-export interface TestClientOptions extends Omit<ContextClientInit, 'protocolVersion' | 'elicitation' | 'urlElicitation' | 'sampling' | 'roots'> {
+export interface TestClientOptions extends Omit<
+  ContextClientInit,
+  'protocolVersion' | 'elicitation' | 'urlElicitation' | 'sampling' | 'roots'
+> {
   /** The revision to speak (default 2026-07-28). */
   era?: TestEra;
   answers?: ScriptedAnswers;

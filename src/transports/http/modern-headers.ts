@@ -6,7 +6,13 @@
 import { ProtocolError } from '../../errors/protocol-error';
 import { envelopeClaim } from '../../protocol/classify';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
-import { decodeHeaderValue, headerMatchesValue, headerParamValue, PARAM_HEADER_PREFIX, type HeaderParam } from '../../protocol/mcp-header';
+import {
+  decodeHeaderValue,
+  headerMatchesValue,
+  headerParamValue,
+  PARAM_HEADER_PREFIX,
+  type HeaderParam,
+} from '../../protocol/mcp-header';
 import { header, type HeaderBag } from './http-exchange';
 
 const NAME_PARAM: Readonly<Record<string, 'name' | 'uri'>> = {

@@ -189,7 +189,10 @@ describe('A5 multiple inputs, A6 multi round', () => {
 
   it('A6: an answer that fails the form is asked again, not accepted', async () => {
     const r1 = await call('test_input_required_result_multi_round');
-    const r2 = await call('test_input_required_result_multi_round', { inputResponses: { step1: accept({ name: 'Alice' }) }, requestState: r1.requestState });
+    const r2 = await call('test_input_required_result_multi_round', {
+      inputResponses: { step1: accept({ name: 'Alice' }) },
+      requestState: r1.requestState,
+    });
     const r3 = await call('test_input_required_result_multi_round', {
       inputResponses: { step2: accept({ colour: 'blue' }) },
       requestState: r2.requestState,
@@ -201,7 +204,10 @@ describe('A5 multiple inputs, A6 multi round', () => {
   it('A6: step1, then step2 with a new requestState, then complete', async () => {
     const r1 = await call('test_input_required_result_multi_round');
     expect(r1.inputRequests).toEqual({ step1: elicit('Step 1: What is your name?', NAME_FORM) });
-    const r2 = await call('test_input_required_result_multi_round', { inputResponses: { step1: accept({ name: 'Alice' }) }, requestState: r1.requestState });
+    const r2 = await call('test_input_required_result_multi_round', {
+      inputResponses: { step1: accept({ name: 'Alice' }) },
+      requestState: r1.requestState,
+    });
     expect(r2.inputRequests).toEqual({
       step2: elicit('Step 2: What is your favorite color?', {
         type: 'object',

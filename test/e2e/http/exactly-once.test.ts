@@ -52,7 +52,12 @@ async function raw(params: Record<string, unknown>) {
 describe('raw requests', () => {
   async function runFlow() {
     const r1 = await raw({ name: 'book', arguments: {} });
-    const round2 = { name: 'book', arguments: {}, requestState: r1.result.requestState, inputResponses: { [Object.keys(r1.result.inputRequests)[0]!]: yes } };
+    const round2 = {
+      name: 'book',
+      arguments: {},
+      requestState: r1.result.requestState,
+      inputResponses: { [Object.keys(r1.result.inputRequests)[0]!]: yes },
+    };
     const r2 = await raw(round2);
     const key = Object.keys(r2.result.inputRequests)[0]!;
     const round3 = {
@@ -89,7 +94,12 @@ describe('raw requests', () => {
 
   test('two parallel copies of the round that charges: the charge runs once', async () => {
     const r1 = await raw({ name: 'book', arguments: {} });
-    const round2 = { name: 'book', arguments: {}, requestState: r1.result.requestState, inputResponses: { [Object.keys(r1.result.inputRequests)[0]!]: yes } };
+    const round2 = {
+      name: 'book',
+      arguments: {},
+      requestState: r1.result.requestState,
+      inputResponses: { [Object.keys(r1.result.inputRequests)[0]!]: yes },
+    };
     const copies = await Promise.all([raw(round2), raw(round2), raw(round2)]);
     expect(copies.map((c) => c.result.resultType)).toEqual(['input_required', 'input_required', 'input_required']);
     expect(effects.charges).toBe(1);

@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const repo = join(__dirname, '..', '..', '..');
-const manifest = require(join(repo, 'package.json')) as { peerDependencies: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+const manifest = require(join(repo, 'package.json')) as {
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+};
 /** The required peers (optional ones, like redis for the Redis store, are not shared with every app). */
 const PEERS = Object.keys(manifest.peerDependencies).filter((p) => !manifest.peerDependenciesMeta?.[p]?.optional);
 let app: string;
@@ -25,9 +28,11 @@ beforeAll(() => {
   cpSync(join(repo, 'dist'), join(pkg, 'dist'), { recursive: true });
   // The app's own copies (real folders, not links to ours); everything else (the framework's
   // dependencies, the peers' own dependencies) is linked from ours.
-  for (const peer of PEERS) cpSync(join(repo, 'node_modules', peer), join(modules, peer), { recursive: true, dereference: true });
+  for (const peer of PEERS)
+    cpSync(join(repo, 'node_modules', peer), join(modules, peer), { recursive: true, dereference: true });
   for (const entry of readdirSync(join(repo, 'node_modules'))) {
-    if (!entry.startsWith('.') && !PEERS.includes(entry)) symlinkSync(join(repo, 'node_modules', entry), join(modules, entry), 'dir');
+    if (!entry.startsWith('.') && !PEERS.includes(entry))
+      symlinkSync(join(repo, 'node_modules', entry), join(modules, entry), 'dir');
   }
 });
 afterAll(() => rmSync(app, { recursive: true, force: true }));

@@ -18,9 +18,15 @@ export function flowStoreContract(store: () => FlowStore): void {
     await s.recordOnce(f, 'a', 'charge', { value: { id: 1 } }, later());
     await s.recordOnce(f, 'a', 'nothing', {}, later());
     await s.release(f, 'a');
-    expect(await s.claim(f, 'b', later())).toEqual({ kind: 'claimed', onces: { charge: { value: { id: 1 } }, nothing: {} } });
+    expect(await s.claim(f, 'b', later())).toEqual({
+      kind: 'claimed',
+      onces: { charge: { value: { id: 1 } }, nothing: {} },
+    });
     await s.complete(f, 'b', { content: [{ type: 'text', text: 'done' }] }, later());
-    expect(await s.claim(f, 'c', later())).toEqual({ kind: 'completed', result: { content: [{ type: 'text', text: 'done' }] } });
+    expect(await s.claim(f, 'c', later())).toEqual({
+      kind: 'completed',
+      result: { content: [{ type: 'text', text: 'done' }] },
+    });
   });
 
   test('the holder claims again and keeps its hold; a completion of undefined stays undefined', async () => {

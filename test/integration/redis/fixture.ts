@@ -29,7 +29,12 @@ export function useRedisServer(): RedisFixture {
     },
     connect: async (options = {}) => {
       if (!server) throw new Error('redis-server not started');
-      const connection = await connectRedis({ url: server.url, keyPrefix: `t${randomUUID().slice(0, 8)}:`, onError: () => {}, ...options });
+      const connection = await connectRedis({
+        url: server.url,
+        keyPrefix: `t${randomUUID().slice(0, 8)}:`,
+        onError: () => {},
+        ...options,
+      });
       open.push(connection);
       return connection;
     },
@@ -41,7 +46,14 @@ export async function keysWithTtl(redis: RedisConnection): Promise<Map<string, n
   const keys: string[] = [];
   let cursor = '0';
   do {
-    const [next, batch] = await redis.command<[string, string[]]>(['SCAN', cursor, 'MATCH', `${redis.keyPrefix}*`, 'COUNT', '1000']);
+    const [next, batch] = await redis.command<[string, string[]]>([
+      'SCAN',
+      cursor,
+      'MATCH',
+      `${redis.keyPrefix}*`,
+      'COUNT',
+      '1000',
+    ]);
     cursor = next;
     keys.push(...batch);
   } while (cursor !== '0');

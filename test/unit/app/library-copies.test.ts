@@ -16,17 +16,32 @@ describe('loadedCopies', () => {
       [app, 'tsyringe-extra', 'index.js'],
       [app, '@scope', 'tsyringe', 'index.js'],
     );
-    expect(loadedCopies('tsyringe', loaded)).toEqual([join(ours, 'node_modules', 'tsyringe'), join(app, 'tsyringe')].sort());
+    expect(loadedCopies('tsyringe', loaded)).toEqual(
+      [join(ours, 'node_modules', 'tsyringe'), join(app, 'tsyringe')].sort(),
+    );
   });
 });
 
 describe('duplicateLibraryProblem', () => {
   test('one copy of each is fine', () => {
-    expect(duplicateLibraryProblem(files([app, 'tsyringe', 'index.js'], [app, 'class-transformer', 'cjs', 'index.js'], [ours, 'dist', 'cjs', 'index.js']))).toBeUndefined();
+    expect(
+      duplicateLibraryProblem(
+        files(
+          [app, 'tsyringe', 'index.js'],
+          [app, 'class-transformer', 'cjs', 'index.js'],
+          [ours, 'dist', 'cjs', 'index.js'],
+        ),
+      ),
+    ).toBeUndefined();
   });
 
   test('two copies of class-transformer: the message names the library, both folders and the fix', () => {
-    const problem = duplicateLibraryProblem(files([app, 'class-transformer', 'cjs', 'index.js'], [ours, 'node_modules', 'class-transformer', 'cjs', 'index.js']));
+    const problem = duplicateLibraryProblem(
+      files(
+        [app, 'class-transformer', 'cjs', 'index.js'],
+        [ours, 'node_modules', 'class-transformer', 'cjs', 'index.js'],
+      ),
+    );
     expect(problem).toContain('2 copies of class-transformer are loaded');
     expect(problem).toContain(join(ours, 'node_modules', 'class-transformer'));
     expect(problem).toContain('npm dedupe');

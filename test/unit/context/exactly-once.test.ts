@@ -123,7 +123,12 @@ describe('2026: exactly once whatever the client resends', () => {
     const client = await MemoryClient.connect(app, { era: 'modern', capabilities: caps });
     const r1 = await client.raw('tools/call', { name: 'book', arguments: {} });
     const state1 = 'result' in r1 ? (r1.result.requestState as string) : '';
-    const yes = { name: 'book', arguments: {}, requestState: state1, inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } } };
+    const yes = {
+      name: 'book',
+      arguments: {},
+      requestState: state1,
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
+    };
     const a = await client.raw('tools/call', yes);
     const b = await client.raw('tools/call', yes);
     expect('result' in a && a.result.resultType).toBe('input_required');
@@ -135,7 +140,12 @@ describe('2026: exactly once whatever the client resends', () => {
     const client = await MemoryClient.connect(app, { era: 'modern', capabilities: caps });
     const r1 = await client.raw('tools/call', { name: 'book', arguments: {} });
     const state1 = 'result' in r1 ? (r1.result.requestState as string) : '';
-    const yes = { name: 'book', arguments: {}, requestState: state1, inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } } };
+    const yes = {
+      name: 'book',
+      arguments: {},
+      requestState: state1,
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
+    };
     const [a, b] = await Promise.all([client.raw('tools/call', yes), client.raw('tools/call', yes)]);
     expect(effects.charges).toBe(1);
     // Each copy continues its own branch; both complete with the one charge.

@@ -29,7 +29,12 @@ it.each([
 it('gives the kit its defaults and passes the client options on as given', () => {
   const onWarning = () => undefined;
   const { kit, client } = resolveTestClientOptions({ maxInputRounds: 3, onWarning });
-  expect(kit).toEqual({ era: '2026-07-28', answers: undefined, declare: ['elicitation', 'urlElicitation', 'sampling', 'roots'], replayLint: true });
+  expect(kit).toEqual({
+    era: '2026-07-28',
+    answers: undefined,
+    declare: ['elicitation', 'urlElicitation', 'sampling', 'roots'],
+    replayLint: true,
+  });
   expect(client).toEqual({ maxInputRounds: 3, onWarning });
 });
 

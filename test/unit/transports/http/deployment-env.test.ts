@@ -52,7 +52,14 @@ test('every bad variable is named at once', () => {
 });
 
 test('httpOptionsFromEnv keeps the instance reachable on its own loopback address beside the proxy hosts', () => {
-  expect(httpOptionsFromEnv({ port: 8081, allowedHosts: ['127.0.0.1:8080'], sessionIdPrefix: 'i1', readinessPath: '/ready' })).toEqual({
+  expect(
+    httpOptionsFromEnv({
+      port: 8081,
+      allowedHosts: ['127.0.0.1:8080'],
+      sessionIdPrefix: 'i1',
+      readinessPath: '/ready',
+    }),
+  ).toEqual({
     host: '127.0.0.1',
     port: 8081,
     path: '/mcp',

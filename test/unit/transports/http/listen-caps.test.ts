@@ -106,7 +106,9 @@ describe('over HTTP', () => {
 test('stdio: the per-connection principal quota applies, and cancelling a stream frees its slot', async () => {
   const application = app({ maxListenStreamsPerPrincipal: 1 });
   const sent: JsonRpcMessage[] = [];
-  const conn = new MessageConnection(application.endpoint, (m) => sent.push(...(Array.isArray(m) ? m : [m])), { principal: { id: 'local' } });
+  const conn = new MessageConnection(application.endpoint, (m) => sent.push(...(Array.isArray(m) ? m : [m])), {
+    principal: { id: 'local' },
+  });
   const open = (id: number) =>
     conn.receiveValue({
       jsonrpc: '2.0',
@@ -135,7 +137,9 @@ test('stdio: the per-connection principal quota applies, and cancelling a stream
 test('a listen resourceSubscriptions URI over maxUriLength is -32602 and takes no slot', async () => {
   const application = app({ maxListenStreamsPerPrincipal: 1, maxUriLength: 128 });
   const sent: JsonRpcMessage[] = [];
-  const conn = new MessageConnection(application.endpoint, (m) => sent.push(...(Array.isArray(m) ? m : [m])), { principal: { id: 'local' } });
+  const conn = new MessageConnection(application.endpoint, (m) => sent.push(...(Array.isArray(m) ? m : [m])), {
+    principal: { id: 'local' },
+  });
   const open = (id: number, uri: string) =>
     conn.receiveValue({
       jsonrpc: '2.0',
