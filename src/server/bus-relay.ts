@@ -27,7 +27,11 @@ export function relayThroughBus(registry: Registry, bus: NotificationBus, logger
   });
   const subscribed = bus.subscribe((event) => {
     if (event.instanceId === instanceId) return;
-    registry.relay(event.type === 'listChanged' ? { type: 'listChanged', list: event.list } : { type: 'resourceUpdated', uri: event.uri });
+    registry.relay(
+      event.type === 'listChanged'
+        ? { type: 'listChanged', list: event.list }
+        : { type: 'resourceUpdated', uri: event.uri },
+    );
   });
   return {
     listening: subscribed.then(() => undefined),

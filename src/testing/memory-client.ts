@@ -7,7 +7,11 @@ import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse, 
 import { Meta } from '../protocol/meta';
 import { MODERN_VERSION, LATEST_LEGACY_VERSION } from '../protocol/versions';
 import { MessageConnection } from '../transports/message-connection';
-import { validateMemoryClientOptions, type MemoryClientOptions, type ServerRequestHandler } from './memory-client-options';
+import {
+  validateMemoryClientOptions,
+  type MemoryClientOptions,
+  type ServerRequestHandler,
+} from './memory-client-options';
 
 export type { MemoryClientOptions, ServerRequestHandler };
 

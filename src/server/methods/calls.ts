@@ -71,7 +71,11 @@ async function invokeStrict<T extends JsonObject>(
     }
     core.logger.error(`handler ${def.owner} failed`, thrownDetail(e));
     throw ProtocolError.internal(
-      e instanceof FrameworkError ? e.detail : e instanceof StoreUnavailableError ? StoreUnavailableError.clientMessage : 'Internal error',
+      e instanceof FrameworkError
+        ? e.detail
+        : e instanceof StoreUnavailableError
+          ? StoreUnavailableError.clientMessage
+          : 'Internal error',
     );
   }
 }

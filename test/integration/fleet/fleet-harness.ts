@@ -115,8 +115,17 @@ let nextId = 1;
 /** A 2026-07-28 tools/call that can answer elicitation. */
 export function call(url: string, params: Record<string, unknown>): Promise<Reply> {
   const meta = modernMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } });
-  const body = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { arguments: {}, ...params, _meta: meta } };
-  return post(url, body, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': String(params.name) });
+  const body = {
+    jsonrpc: '2.0',
+    id: nextId++,
+    method: 'tools/call',
+    params: { arguments: {}, ...params, _meta: meta },
+  };
+  return post(url, body, {
+    'MCP-Protocol-Version': '2026-07-28',
+    'Mcp-Method': 'tools/call',
+    'Mcp-Name': String(params.name),
+  });
 }
 
 /** An open SSE response; `next(predicate)` resolves with the first message that matches. */
@@ -128,7 +137,10 @@ export class SseReader {
   status = 0;
   headers: IncomingHttpHeaders = {};
 
-  static open(url: string, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown }): Promise<SseReader> {
+  static open(
+    url: string,
+    init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown },
+  ): Promise<SseReader> {
     const reader = new SseReader();
     return new Promise((resolve, reject) => {
       const req = request(url, { method: init.method, headers: { ...JSON_HEADERS, ...init.headers } }, (res) => {
@@ -149,7 +161,10 @@ export class SseReader {
     const found = this.messages.find(match);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching SSE message within ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching SSE message within ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`)),
+        timeoutMs,
+      );
       this.waiters.push({ match, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
   }
@@ -164,7 +179,11 @@ export class SseReader {
     while ((end = this.buffer.indexOf('\n\n')) >= 0) {
       const block = this.buffer.slice(0, end);
       this.buffer = this.buffer.slice(end + 2);
-      const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
       if (!data.trim()) continue;
       const message = JSON.parse(data);
       this.messages.push(message);
@@ -184,7 +203,12 @@ export class LegacySession {
   }
 
   async initialize(capabilities: Record<string, unknown> = {}): Promise<void> {
-    const body = { jsonrpc: '2.0', id: this.id++, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'fleet', version: '1' } } };
+    const body = {
+      jsonrpc: '2.0',
+      id: this.id++,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'fleet', version: '1' } },
+    };
     const res = await post(this.url, body, { 'MCP-Protocol-Version': '2025-11-25' });
     this.sessionId = String(res.headers['mcp-session-id']);
     await post(this.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, this.headers());
@@ -195,6 +219,9 @@ export class LegacySession {
   }
 
   openStream(lastEventId?: string): Promise<SseReader> {
-    return SseReader.open(this.url, { method: 'GET', headers: { ...this.headers(), ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) } });
+    return SseReader.open(this.url, {
+      method: 'GET',
+      headers: { ...this.headers(), ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
+    });
   }
 }

@@ -22,9 +22,17 @@ const textOf = (r: Reply): string => r.message.result.content[0].text;
 async function threeRounds(route: (round: number) => string) {
   const r1 = await call(route(1), { name: 'test_fleet_flow' });
   expect(r1.message.result.resultType).toBe('input_required');
-  const r2 = await call(route(2), { name: 'test_fleet_flow', requestState: r1.message.result.requestState, inputResponses: { go: yes } });
+  const r2 = await call(route(2), {
+    name: 'test_fleet_flow',
+    requestState: r1.message.result.requestState,
+    inputResponses: { go: yes },
+  });
   expect(r2.message.result.resultType).toBe('input_required');
-  const final = { name: 'test_fleet_flow', requestState: r2.message.result.requestState, inputResponses: { name: named('Ada') } };
+  const final = {
+    name: 'test_fleet_flow',
+    requestState: r2.message.result.requestState,
+    inputResponses: { name: named('Ada') },
+  };
   const r3 = await call(route(3), final);
   return { r1, r2, r3, final };
 }
@@ -47,10 +55,18 @@ describe('2026-07-28 flows across instances', () => {
 
   test('two parallel copies of the fenced round on two instances run the fenced step once', async () => {
     const r1 = await call(fleet.instanceUrl(1), { name: 'test_fleet_flow' });
-    const round2 = { name: 'test_fleet_flow', requestState: r1.message.result.requestState, inputResponses: { go: yes } };
+    const round2 = {
+      name: 'test_fleet_flow',
+      requestState: r1.message.result.requestState,
+      inputResponses: { go: yes },
+    };
     const [a, b] = await Promise.all([call(fleet.instanceUrl(2), round2), call(fleet.instanceUrl(3), round2)]);
     const finish = (r: Reply, url: string) =>
-      call(url, { name: 'test_fleet_flow', requestState: r.message.result.requestState, inputResponses: { name: named('Bo') } });
+      call(url, {
+        name: 'test_fleet_flow',
+        requestState: r.message.result.requestState,
+        inputResponses: { name: named('Bo') },
+      });
     const [fa, fb] = await Promise.all([finish(a, fleet.instanceUrl(1)), finish(b, fleet.instanceUrl(2))]);
     // Both copies saw the same fenced outcome (one instance ran it; the other read its record).
     expect(textOf(fa).split(';')[0]).toBe(textOf(fb).split(';')[0]);
@@ -62,7 +78,12 @@ describe('notifications across instances', () => {
     const listen = await SseReader.open(fleet.instanceUrl(2), {
       method: 'POST',
       headers: { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'subscriptions/listen' },
-      body: { jsonrpc: '2.0', id: 'l1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } },
+      body: {
+        jsonrpc: '2.0',
+        id: 'l1',
+        method: 'subscriptions/listen',
+        params: { notifications: { toolsListChanged: true }, _meta: modernMeta() },
+      },
     });
     try {
       await listen.next((m) => m.method === 'notifications/subscriptions/acknowledged');
@@ -106,8 +127,16 @@ describe('faults', () => {
     const r1 = await call(fleet.url, { name: 'test_fleet_flow' });
     await fleet.script('kill', '1');
     try {
-      const r2 = await call(fleet.url, { name: 'test_fleet_flow', requestState: r1.message.result.requestState, inputResponses: { go: yes } });
-      const r3 = await call(fleet.url, { name: 'test_fleet_flow', requestState: r2.message.result.requestState, inputResponses: { name: named('Cy') } });
+      const r2 = await call(fleet.url, {
+        name: 'test_fleet_flow',
+        requestState: r1.message.result.requestState,
+        inputResponses: { go: yes },
+      });
+      const r3 = await call(fleet.url, {
+        name: 'test_fleet_flow',
+        requestState: r2.message.result.requestState,
+        inputResponses: { name: named('Cy') },
+      });
       expect(textOf(r3)).toContain('name Cy');
       const report = { sent: 2, completed: [r2, r3].filter((r) => r.status === 200).length };
       expect(report).toEqual({ sent: 2, completed: 2 });
@@ -121,7 +150,11 @@ describe('faults', () => {
     await fleet.script('redis-stop');
     let during: Reply;
     try {
-      during = await call(fleet.instanceUrl(2), { name: 'test_fleet_flow', requestState: r1.message.result.requestState, inputResponses: { go: yes } });
+      during = await call(fleet.instanceUrl(2), {
+        name: 'test_fleet_flow',
+        requestState: r1.message.result.requestState,
+        inputResponses: { go: yes },
+      });
     } finally {
       await fleet.script('redis-start');
     }
