@@ -62,7 +62,8 @@ function freshCopy(into: string): string {
   }
   mkdirSync(join(into, 'node_modules'));
   for (const entry of readdirSync(join(repo, 'node_modules'))) {
-    if (!entry.startsWith('.')) symlinkSync(join(repo, 'node_modules', entry), join(into, 'node_modules', entry), 'dir');
+    if (!entry.startsWith('.'))
+      symlinkSync(join(repo, 'node_modules', entry), join(into, 'node_modules', entry), 'dir');
   }
   return into;
 }
@@ -79,7 +80,9 @@ beforeAll(() => {
   let packed;
   if (process.env.OMC_PACK_DIR) {
     // A staged copy, when trying package.json changes first: packed as it is.
-    packed = packJson(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], process.env.OMC_PACK_DIR));
+    packed = packJson(
+      run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], process.env.OMC_PACK_DIR),
+    );
   } else {
     // Packed from a fresh copy without building first: prepack builds dist/ (ours is left alone,
     // other suites load it in parallel).
@@ -214,7 +217,12 @@ test('the same app under TypeScript 7: tsc, its tests (decorator metadata intact
   run(npx, ['tsc', '--noEmit'], project);
   const passed = passedTests(project);
   // "is listed with its input schema" reads the DTO through design:paramtypes: the metadata survived tsc 7.
-  expect(passed).toEqual(expect.arrayContaining(['weather tool is listed with its input schema', 'hello tool is listed with its input schema']));
+  expect(passed).toEqual(
+    expect.arrayContaining([
+      'weather tool is listed with its input schema',
+      'hello tool is listed with its input schema',
+    ]),
+  );
   expect(passed.filter((n) => n.startsWith('book resource template'))).toHaveLength(4);
   run(npm, ['run', 'build'], project);
   expect(await toolsOverStdio(join(project, 'dist', 'main.js'))).toEqual(['echo', 'hello', 'weather']);
