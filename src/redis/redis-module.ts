@@ -9,6 +9,7 @@ import { IsInt, IsOptional, IsString, Matches, Min } from 'class-validator';
 import type { InjectionToken } from 'tsyringe';
 import type { ConfigModule } from '../config/modules';
 import { validateOptions } from '../config/validate-options';
+import type { NotificationBus } from '../server/notification-bus';
 import { SHARED_STORES, type SharedStores } from '../server/shared-stores';
 import { connectRedis, REDIS_DEFAULTS, type RedisConnection } from './connection';
 import { RedisEventStore } from './redis-event-store';
@@ -47,15 +48,20 @@ export class RedisModule {
 /** The stores, usable at once: each call waits for the connection (or fails as the connection did). */
 export function redisStores(options: Readonly<RedisModuleOptions>): SharedStores {
   const connection = connectRedis(options);
-  connection.catch(() => undefined); // reported by ready() and by each store call, never unhandled
-  const bus = connection.then((c) => new RedisNotificationBus(c));
+  // Each store waits for the connection; a failed one is reported by ready() and by each call, never unhandled.
+  const whenConnected = <T>(make: (c: RedisConnection) => T): Promise<T> => {
+    const made = connection.then(make);
+    made.catch(() => undefined);
+    return made;
+  };
+  const bus = whenConnected((c) => new RedisNotificationBus(c));
   return Object.freeze({
-    flowStore: deferred(connection.then((c) => new RedisFlowStore(c))),
-    singleUseStore: deferred(connection.then((c) => new RedisSingleUseStore(c))),
+    flowStore: deferred(whenConnected((c) => new RedisFlowStore(c))),
+    singleUseStore: deferred(whenConnected((c) => new RedisSingleUseStore(c))),
     eventStore: deferred(
-      connection.then((c) => new RedisEventStore(c, { maxEventsPerStream: options.maxEventsPerStream })),
+      whenConnected((c) => new RedisEventStore(c, { maxEventsPerStream: options.maxEventsPerStream })),
     ),
-    notificationBus: deferred(bus),
+    notificationBus: deferredBus(bus),
     ready: async () => {
       await connection;
     },
@@ -64,6 +70,23 @@ export function redisStores(options: Readonly<RedisModuleOptions>): SharedStores
       await open?.close();
     },
   });
+}
+
+/** The bus, usable at once; `onReconnect` registers as soon as the connection exists. */
+function deferredBus(real: Promise<RedisNotificationBus>): NotificationBus {
+  return {
+    publish: async (event) => (await real).publish(event),
+    subscribe: async (listener) => (await real).subscribe(listener),
+    onReconnect: (listener) => {
+      let stop: (() => void) | undefined;
+      let stopped = false;
+      real.then((b) => (stopped ? undefined : (stop = b.onReconnect(listener)))).catch(() => undefined);
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    },
+  };
 }
 
 /**

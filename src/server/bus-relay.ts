@@ -33,10 +33,15 @@ export function relayThroughBus(registry: Registry, bus: NotificationBus, logger
         : { type: 'resourceUpdated', uri: event.uri },
     );
   });
+  // Events published while this instance was cut off are lost: assume every list may have changed.
+  const stopResync = bus.onReconnect?.(() => {
+    for (const list of ['tools', 'prompts', 'resources'] as const) registry.relay({ type: 'listChanged', list });
+  });
   return {
     listening: subscribed.then(() => undefined),
     stop: async () => {
       stopPublishing();
+      stopResync?.();
       const unsubscribe = await subscribed.catch(() => undefined);
       await unsubscribe?.();
     },

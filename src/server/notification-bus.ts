@@ -19,6 +19,8 @@ export interface NotificationBus {
   publish(event: NotificationBusEvent): Promise<void>;
   /** Hears every event published from now on; resolves (once listening) to its unsubscribe. */
   subscribe(listener: NotificationBusListener): Promise<() => Promise<void>>;
+  /** A shared bus that can lose events while cut off calls `listener` each time it is back. */
+  onReconnect?(listener: () => void): () => void;
 }
 
 /** Delivers to this process's subscribers; a throwing listener does not stop the others. */
