@@ -79,3 +79,8 @@ test.each(runnable.map((g) => [where(g), g] as const))('%s runs', async (_, bloc
     throw error;
   }
 });
+
+test('run blocks are whole programs: await only inside main() (docs/tsconfig.json compiles to CommonJS)', () => {
+  const topLevelAwait = runnable.filter((g) => /\bawait\b/.test(g.code) && !/^async function main\(/m.test(g.code));
+  expect(topLevelAwait.map(where)).toEqual([]);
+});
