@@ -3,6 +3,9 @@
  * RedisModule, and nginx (deploy/nginx.conf) in front. Rounds, exactly-once, notifications and
  * legacy sessions across instances, then faults: a dead instance, a Redis restart, a rolling restart.
  */
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, Fleet, LegacySession, SseReader, type Reply } from './fleet-harness';
 import { modernMeta } from '../../unit/transports/http/fixtures';
 
@@ -113,12 +116,41 @@ describe('notifications across instances', () => {
 });
 
 describe('legacy sessions through nginx', () => {
-  test('a session stays on its instance: a real ask is sent on its stream and answered', async () => {
+  test('a session stays on its instance: its id carries the instance tag', async () => {
     const session = new LegacySession(fleet.url);
     await session.initialize({ elicitation: {} });
     expect(session.sessionId).toMatch(/^i[123]\./);
     const reply = (await session.request('tools/list')).message;
     expect(reply.result.tools.map((t: { name: string }) => t.name)).toContain('test_fleet_flow');
+  });
+
+  test('the official v1 client: a real ask answered on the session, and a dropped stream resumed with Last-Event-ID', async () => {
+    const client = new LegacyClient({ name: 'v1-fleet', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    let asked = 0;
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      asked++;
+      return { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
+    });
+    const transport = new LegacyTransport(new URL(fleet.url), {
+      reconnectionOptions: {
+        initialReconnectionDelay: 50,
+        maxReconnectionDelay: 200,
+        reconnectionDelayGrowFactor: 1,
+        maxRetries: 5,
+      },
+    });
+    await client.connect(transport);
+    try {
+      expect(transport.sessionId).toMatch(/^i[123]\./);
+      const asks = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
+      expect(asked).toBe(1);
+      expect(JSON.stringify(asks.content)).toContain('ada@example.com');
+      // The tool closes its POST stream mid-call; the client reconnects (GET + Last-Event-ID) through nginx.
+      const resumed = await client.callTool({ name: 'test_reconnection', arguments: {} });
+      expect(JSON.stringify(resumed.content)).toContain('properly reconnected');
+    } finally {
+      await client.close();
+    }
   });
 });
 

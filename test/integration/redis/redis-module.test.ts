@@ -45,7 +45,9 @@ test('two instances on one Redis: a flow started on A and finished on B, resent 
   try {
     const meta = { _meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
     const r1 = replyOf(await modernPost(sa.url, 1, 'tools/call', { name: 'fenced', arguments: {}, ...meta }));
-    const round2 = { name: 'fenced', arguments: {}, requestState: r1.result.requestState, inputResponses: { go: { action: 'accept', content: { confirm: true } } }, ...meta };
+    const yes = { action: 'accept', content: { confirm: true } };
+    const { requestState } = r1.result;
+    const round2 = { name: 'fenced', arguments: {}, requestState, inputResponses: { go: yes }, ...meta };
     const before = ran;
     const onB = replyOf(await modernPost(sb.url, 2, 'tools/call', round2));
     const resentOnA = replyOf(await modernPost(sa.url, 3, 'tools/call', round2));
