@@ -11,7 +11,8 @@
 #
 # Env: FLEET_APP=sample|conformance (default sample), FLEET_DIR (default $TMPDIR/onemodelcontext-fleet),
 # FLEET_LB_PORT (8080), FLEET_PORT_BASE (8081: instances on 8081-8083), FLEET_REDIS_PORT (6391),
-# FLEET_NO_REDIS=1 (instances without Redis), REQUEST_STATE_KEY (default: one random key per fleet).
+# FLEET_NO_REDIS=1 (instances without Redis), FLEET_INSTANCES=1|2|3 (default 3), FLEET_ENTRY (another
+# entry file to run, e.g. a benchmark server), REQUEST_STATE_KEY (default: one random key per fleet).
 # Needs redis-server and nginx (scripts/install-debian.sh installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,7 @@ DIR=${FLEET_DIR:-${TMPDIR:-/tmp}/onemodelcontext-fleet}
 LB_PORT=${FLEET_LB_PORT:-8080}
 BASE=${FLEET_PORT_BASE:-8081}
 REDIS_PORT=${FLEET_REDIS_PORT:-6391}
-INSTANCES=3
+INSTANCES=${FLEET_INSTANCES:-3}
 
 log() { echo "fleet: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -31,8 +32,12 @@ case "$APP" in
   conformance) ENTRY=build/conformance/server.js ;;
   *) die "FLEET_APP must be sample or conformance, got $APP" ;;
 esac
+ENTRY=${FLEET_ENTRY:-$ENTRY}
+[[ "$INSTANCES" =~ ^[1-3]$ ]] || die "FLEET_INSTANCES must be 1, 2 or 3, got $INSTANCES"
 
 port_of() { echo $((BASE + $1 - 1)); }
+# nginx.conf names three instances: with fewer, the missing ones are the first one again.
+conf_port_of() { if [ "$1" -le "$INSTANCES" ]; then port_of "$1"; else port_of 1; fi; }
 pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
 # GET http://127.0.0.1:PORT/PATH; prints the body, fails on no answer or a status >= 400.
@@ -100,7 +105,7 @@ nginx_start() {
   pid_alive "$DIR/nginx.pid" && return 0
   mkdir -p "$DIR"/{client_body,proxy,fastcgi,uwsgi,scgi}
   sed -e "s|@RUN_DIR@|$DIR|g" -e "s|@LB_PORT@|$LB_PORT|g" \
-    -e "s|@PORT_1@|$(port_of 1)|g" -e "s|@PORT_2@|$(port_of 2)|g" -e "s|@PORT_3@|$(port_of 3)|g" \
+    -e "s|@PORT_1@|$(conf_port_of 1)|g" -e "s|@PORT_2@|$(conf_port_of 2)|g" -e "s|@PORT_3@|$(conf_port_of 3)|g" \
     deploy/nginx.conf >"$DIR/nginx.conf"
   # Workers run as root only when we are root (nginx would switch to nobody, who cannot use $DIR).
   [ "$(id -u)" = 0 ] && sed -i '1i user root;' "$DIR/nginx.conf"
@@ -142,7 +147,7 @@ status() {
   done
 }
 
-check_n() { [[ "${1:-}" =~ ^[1-3]$ ]] || die "instance number 1-3 expected"; }
+check_n() { [[ "${1:-}" =~ ^[1-3]$ ]] && [ "$1" -le "$INSTANCES" ] || die "instance number 1-$INSTANCES expected"; }
 
 cmd=${1:-}
 case "$cmd" in

@@ -59,20 +59,25 @@ for (let i = 1; i < ntools; i++) {
   decorateMethod(GeneratedTools, name, [ExtraArgs], [Tool({ description: `Generated tool ${name}` })]);
 }
 
+// Behind a load balancer (bench/fleet.mjs): the fleet's key, its Redis, its Host and readiness route.
+const env = omc.readDeploymentEnv(process.env);
+const redis = env.redisUrl ? [require(`${DIST}/redis/index.js`).RedisModule.configure({ url: env.redisUrl })] : [];
+
 const app = McpApplication.create({
   name: 'perf-ours',
   version: '1.0.0',
   providers: ntools > 1 ? [BenchTools, GeneratedTools] : [BenchTools],
   modules: [
     ContextServerModule.configure({
-      requestStateKey: randomBytes(32), // per process, like the SDK v2 peer's codec key
+      requestStateKey: env.requestStateKey ?? randomBytes(32), // per process, like the SDK v2 peer's codec key
       encryptRequestState: process.env.ENCRYPT === '1',
       pageSize: 1000, // one page, as the peers answer
     }),
+    ...redis,
   ],
 });
 
-serveHttp(app, { port, host: '127.0.0.1', path: '/mcp' }).then(
+serveHttp(app, { ...omc.httpOptionsFromEnv(env), port, host: '127.0.0.1', path: '/mcp' }).then(
   (h) => console.log(`ours listening ${h.port} tools=${ntools} set=${[...tools]}`),
   (e) => { console.error(e); process.exit(1); },
 );
