@@ -8,7 +8,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Context, ContextServerModule, McpApplication, Tool } from '../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
 import { silentLogger } from '../../../src/server/server-logger';
-import { modernPost, parseSse, replyOf } from '../../unit/transports/http/fixtures';
+import { modernPost, parseSse, replyOf } from '../../helpers/http-fixtures';
 
 class NameForm {
   @IsString() name!: string;

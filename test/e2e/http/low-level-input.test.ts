@@ -20,7 +20,7 @@ import {
 } from '../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
 import { silentLogger } from '../../../src/server/server-logger';
-import { modernPost, replyOf } from '../../unit/transports/http/fixtures';
+import { modernPost, replyOf } from '../../helpers/http-fixtures';
 
 const seen = { runs: 0 };
 

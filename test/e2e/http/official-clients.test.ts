@@ -7,7 +7,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
-import { makeApp, trackProcessFaults, waitFor } from '../../unit/transports/http/fixtures';
+import { makeApp, trackProcessFaults, waitFor } from '../../helpers/http-fixtures';
 
 let server: HttpServerHandle;
 let app: ReturnType<typeof makeApp>;

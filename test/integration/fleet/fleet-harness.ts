@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { JSON_HEADERS, modernMeta, parseSse } from '../../unit/transports/http/fixtures';
+import { JSON_HEADERS, modernMeta, parseSse } from '../../helpers/http-fixtures';
 
 const run = promisify(execFile);
 const repo = join(__dirname, '..', '..', '..');

@@ -7,7 +7,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, Fleet, LegacySession, SseReader, type Reply } from './fleet-harness';
-import { modernMeta } from '../../unit/transports/http/fixtures';
+import { modernMeta } from '../../helpers/http-fixtures';
 
 jest.setTimeout(120_000);
 

@@ -9,7 +9,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { ContextServerModule, McpApplication, Tool } from '../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
 import { silentLogger } from '../../../src/server/server-logger';
-import { modernPost } from '../../unit/transports/http/fixtures';
+import { modernPost } from '../../helpers/http-fixtures';
 
 class Slow {
   static release: () => void = () => undefined;

@@ -8,7 +8,7 @@ import { Context, ContextServerModule, FrameworkError, McpApplication, Tool, ser
 import { RedisModule } from '../../../src/redis';
 import { silentLogger } from '../../../src/server/server-logger';
 import { startRedisServer, type RedisServer } from '../../helpers/redis-server';
-import { modernPost, replyOf } from '../../unit/transports/http/fixtures';
+import { modernPost, replyOf } from '../../helpers/http-fixtures';
 
 let ran = 0;
 class Fenced {

@@ -8,7 +8,7 @@ import { ContextServerModule, McpApplication, serveHttp, type HttpServerHandle }
 import { silentLogger } from '../../../../src/server/server-logger';
 import { MessageConnection } from '../../../../src/transports/message-connection';
 import type { JsonRpcMessage } from '../../../../src/protocol/jsonrpc';
-import { JSON_HEADERS, MODERN, modernMeta, modernPost, TestTools, waitFor } from './fixtures';
+import { JSON_HEADERS, MODERN, modernMeta, modernPost, TestTools, waitFor } from '../../../helpers/http-fixtures';
 
 const byHeader = ({ headers }: { headers?: Record<string, unknown> }) =>
   typeof headers?.['x-user'] === 'string' ? { id: headers['x-user'] } : undefined;

@@ -20,7 +20,7 @@ import {
   rawRequest,
   streamingRequest,
   waitFor,
-} from './fixtures';
+} from '../../../helpers/http-fixtures';
 
 type Started = { url: string; close: () => Promise<void> };
 

@@ -12,7 +12,7 @@ import {
   rawRequest,
   trackProcessFaults,
   waitFor,
-} from './fixtures';
+} from '../../../helpers/http-fixtures';
 
 let server: HttpServerHandle;
 let app: ReturnType<typeof makeApp>;

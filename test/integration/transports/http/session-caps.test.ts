@@ -14,7 +14,7 @@ import {
   streamingRequest,
   TestTools,
   waitFor,
-} from './fixtures';
+} from '../../../helpers/http-fixtures';
 
 const byHeader = ({ headers }: { headers?: Record<string, unknown> }) =>
   typeof headers?.['x-user'] === 'string' ? { id: headers['x-user'] } : undefined;

@@ -1,7 +1,7 @@
 /** G3/G4: slow headers and slow bodies are cut off by the configured timeouts; valid requests still pass. */
 import { connect, type Socket } from 'node:net';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
-import { makeApp, modernPost } from './fixtures';
+import { makeApp, modernPost } from '../../../helpers/http-fixtures';
 
 let server: HttpServerHandle;
 beforeAll(async () => {

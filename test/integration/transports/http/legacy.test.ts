@@ -10,7 +10,7 @@ import {
   streamingRequest,
   trackProcessFaults,
   waitFor,
-} from './fixtures';
+} from '../../../helpers/http-fixtures';
 
 let server: HttpServerHandle;
 let app: ReturnType<typeof makeApp>;

@@ -2,7 +2,7 @@
 import { Context, ContextServerModule, McpApplication, Tool } from '../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
 import { silentLogger } from '../../../src/server/server-logger';
-import { modernPost } from '../transports/http/fixtures';
+import { modernPost } from '../../helpers/http-fixtures';
 
 class Summariser {
   @Tool({ description: 'Asks the client model, with this server context' })

@@ -7,7 +7,7 @@ import { IsString } from 'class-validator';
 import { ContextServerModule, Field, McpApplication, Prompt } from '../../../../src';
 import { silentLogger } from '../../../../src/server/server-logger';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
-import { RawLegacyClient } from './fixtures';
+import { RawLegacyClient } from '../../../helpers/http-fixtures';
 
 class CityArgs {
   @IsString() @Field({ title: 'City', description: 'Where' }) city!: string;

@@ -19,7 +19,7 @@ import {
   streamingRequest,
   trackProcessFaults,
   waitFor,
-} from './fixtures';
+} from '../../../helpers/http-fixtures';
 
 class CodeArgs {
   @IsString() code!: string;

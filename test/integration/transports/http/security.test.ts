@@ -10,7 +10,7 @@ import {
   replyOf,
   streamingRequest,
   trackProcessFaults,
-} from './fixtures';
+} from '../../../helpers/http-fixtures';
 
 let server: HttpServerHandle;
 const faults = trackProcessFaults();

@@ -12,7 +12,7 @@ import {
   type HttpServerHandle,
 } from '../../../../src';
 import { silentLogger } from '../../../../src/server/server-logger';
-import { modernPost, RawLegacyClient, replyOf } from './fixtures';
+import { modernPost, RawLegacyClient, replyOf } from '../../../helpers/http-fixtures';
 
 class Files {
   @Resource({ uri: 'test://readme', mimeType: 'text/plain' })

@@ -16,7 +16,7 @@ import {
   type HttpServerHandle,
 } from '../../../src';
 import { silentLogger } from '../../../src/server/server-logger';
-import { modernPost } from '../transports/http/fixtures';
+import { modernPost } from '../../helpers/http-fixtures';
 
 class AgeForm {
   @IsString() name!: string;

@@ -7,7 +7,7 @@ import { IsInt, IsString } from 'class-validator';
 import { ContextServerModule, FrameworkError, McpApplication, Tool } from '../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
 import type { ServerLogger } from '../../../src/server/server-logger';
-import { modernPost, RawLegacyClient, replyOf } from '../transports/http/fixtures';
+import { modernPost, RawLegacyClient, replyOf } from '../../helpers/http-fixtures';
 
 class Weather {
   @IsString() city!: string;

@@ -9,7 +9,7 @@ import type { JsonRpcMessage } from '../../../../src/protocol/jsonrpc';
 import { silentLogger } from '../../../../src/server/server-logger';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
 import { MessageConnection } from '../../../../src/transports/message-connection';
-import { RawLegacyClient, replyOf, waitFor } from './fixtures';
+import { RawLegacyClient, replyOf, waitFor } from '../../../helpers/http-fixtures';
 
 /** What an OAuth callback route would hold: the flows waiting for their user. */
 const flows = new Map<string, Context>();

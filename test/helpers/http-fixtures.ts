@@ -1,10 +1,10 @@
 /** A small app for the HTTP tests, and a raw HTTP client that speaks either era by hand. */
 import { IsInt, IsOptional, IsString } from 'class-validator';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { Context, Field, McpApplication, Tool } from '../../../../src';
-import { closeSseStream } from '../../../../src/transports/http';
-import { silentLogger } from '../../../../src/server/server-logger';
-import type { Principal } from '../../../../src/context/principal';
+import { Context, Field, McpApplication, Tool } from '../../src';
+import { closeSseStream } from '../../src/transports/http';
+import { silentLogger } from '../../src/server/server-logger';
+import type { Principal } from '../../src/context/principal';
 import { randomBytes } from 'node:crypto';
 
 const STATE_KEY = randomBytes(32);
@@ -75,7 +75,7 @@ export interface AppOptions {
 }
 
 export function makeApp(opts: AppOptions = {}): McpApplication {
-  const { ContextServerModule } = require('../../../../src') as typeof import('../../../../src');
+  const { ContextServerModule } = require('../../src') as typeof import('../../src');
   const app = McpApplication.create({
     name: 'http-test',
     version: '1.0.0',

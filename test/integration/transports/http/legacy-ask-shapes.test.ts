@@ -8,7 +8,7 @@ import { IsBoolean, IsIn, IsInt, IsString } from 'class-validator';
 import { Context, ContextServerModule, Field, McpApplication, Tool } from '../../../../src';
 import { silentLogger } from '../../../../src/server/server-logger';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
-import { RawLegacyClient, streamingRequest } from './fixtures';
+import { RawLegacyClient, streamingRequest } from '../../../helpers/http-fixtures';
 
 class TripForm {
   @Field({ title: 'Class', enumTitles: { eco: 'Economy', biz: 'Business' }, default: 'eco' })
