@@ -1,15 +1,13 @@
 /**
  * The dispatcher: one handler per method, for each era. Transports hand it decoded requests and
- * a RequestIO; it answers a JSON-RPC response plus the HTTP status a transport should use, or a
+ * a RequestIO; it answers a JSON-RPC response (the HTTP transport maps its status from the code), or a
  * listen stream. Transports see it only as a ServerEndpoint.
  */
 import { ProtocolError } from '../errors/protocol-error';
 import { ErrorCode } from '../protocol/error-codes';
 import { failure, success, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc';
-import { httpStatusOfError } from '../protocol/http-status';
 import { isLogLevel, Meta } from '../protocol/meta';
 import { checkEnvelope } from '../protocol/modern-envelope';
-import type { Era } from '../protocol/versions';
 import type { CacheHints } from '../metadata/options';
 import type { Outcome } from './ask-engine';
 import type { LegacySession } from './legacy-session';
@@ -87,7 +85,7 @@ export class ContextServer implements ServerEndpoint {
     try {
       return this.openListen(req, io.principal?.id);
     } catch (e) {
-      return Promise.resolve(this.errorReply(req, e, 'modern'));
+      return Promise.resolve(this.errorReply(req, e));
     }
   }
 
@@ -139,9 +137,9 @@ export class ContextServer implements ServerEndpoint {
       const handler = req.method === 'server/discover' ? async () => discover(this.core) : this.shared.get(req.method);
       if (!handler) throw ProtocolError.methodNotFound(req.method);
       const produced = await handler(req, scope, io);
-      return { kind: 'reply', message: success(req.id, this.modernResult(req, produced)), status: 200 };
+      return { kind: 'reply', message: success(req.id, this.modernResult(req, produced)) };
     } catch (e) {
-      return this.errorReply(req, e, 'modern');
+      return this.errorReply(req, e);
     }
   }
 
@@ -172,9 +170,9 @@ export class ContextServer implements ServerEndpoint {
           );
         }
       }
-      return { kind: 'reply', message: success(req.id, result), status: 200 };
+      return { kind: 'reply', message: success(req.id, result) };
     } catch (e) {
-      return this.errorReply(req, e, 'legacy');
+      return this.errorReply(req, e);
     }
   }
 
@@ -235,24 +233,20 @@ export class ContextServer implements ServerEndpoint {
     return {};
   }
 
-  /** The status follows the code, whoever raised it. */
-  private errorReply(req: JsonRpcRequest, e: unknown, era: Era): Reply {
+  /** A thrown error as a reply (the HTTP transport maps its status from the code, whoever raised it). */
+  private errorReply(req: JsonRpcRequest, e: unknown): Reply {
     if (e instanceof ProtocolError) {
-      return {
-        kind: 'reply',
-        message: failure(req.id, e.code, e.message, e.data),
-        status: httpStatusOfError(e.code, era),
-      };
+      return { kind: 'reply', message: failure(req.id, e.code, e.message, e.data) };
     }
     this.core.logger.error(`internal error in ${req.method}`, thrownDetail(e));
     const message = e instanceof StoreUnavailableError ? StoreUnavailableError.clientMessage : 'Internal error';
-    return { kind: 'reply', message: failure(req.id, -32603, message), status: 200 };
+    return { kind: 'reply', message: failure(req.id, -32603, message) };
   }
 }
 
 /** A missing envelope field is -32602, whose status is otherwise 200: over HTTP this one is 400. */
 function missingEnvelope(req: JsonRpcRequest, message: string): Reply {
-  return { kind: 'reply', message: failure(req.id, ErrorCode.InvalidParams, message), status: 400 };
+  return { kind: 'reply', message: failure(req.id, ErrorCode.InvalidParams, message), missingEnvelope: true };
 }
 
 /** Legacy revisions have no resultType; a handler's stray one is not passed on. */

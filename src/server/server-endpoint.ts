@@ -11,12 +11,15 @@ import type { RequestIO } from './request-io';
 import type { ServerLogger } from './server-logger';
 import type { EventStore } from '../state/event-store';
 
-/** A JSON-RPC response, and the HTTP status a transport that has one should use. */
+/** A JSON-RPC response. The HTTP transport maps its status from the error code (protocol/http-status.ts). */
 export interface Reply {
   readonly kind: 'reply';
   readonly message: JsonRpcResponse;
-  /** HTTP status for this reply (200 unless the protocol says otherwise). */
-  readonly status: number;
+  /**
+   * The one error whose status the code does not fix: a 2026-07-28 request missing an envelope
+   * field is -32602 (otherwise in band) answered 400 over HTTP.
+   */
+  readonly missingEnvelope?: true;
 }
 
 /** `subscriptions/listen`: a stream that opens with `ack` and ends with `close()`'s final result. */

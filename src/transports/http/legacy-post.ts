@@ -4,6 +4,7 @@
  * the client's responses and notifications are routed to their session. Without a session header
  * and without initialize, a request is served statelessly by a throwaway session.
  */
+import { replyStatus } from './reply-status';
 import { ErrorCode } from '../../protocol/error-codes';
 import {
   failure,
@@ -96,7 +97,7 @@ export async function legacyInitialize(
   if (!('result' in reply.message)) ctx.sessions.delete(session.id);
   const headers =
     'result' in reply.message ? { ...ex.responseHeaders, [SESSION_HEADER]: session.id } : ex.responseHeaders;
-  sendJson(res, reply.status, reply.message, headers);
+  sendJson(res, replyStatus(reply, 'legacy'), reply.message, headers);
 }
 
 /** A request on a session: JSON, or SSE (resumable, primed on 2025-11-25) once something precedes the reply. */
@@ -144,7 +145,7 @@ export async function sessionRequest(
     const answer = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session.legacy, io), controller);
     // A request the client cancelled gets no response (stdio and sessionless HTTP likewise).
     if (controller.signal.aborted) await reply.end();
-    else await reply.finish(answer.message, answer.status);
+    else await reply.finish(answer.message, replyStatus(answer, 'legacy'));
   } finally {
     unregisterStreamCloser(controller.signal);
     session.inflight.delete(req.id);
@@ -171,7 +172,7 @@ export async function statelessRequest(
   res.onGone(() => controller.abort(new Error('The client closed the response stream')));
   const io: RequestIO = { signal: controller.signal, notify: (n) => reply.push(n), principal: ex.principal };
   const answer = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session, io), controller);
-  if (!controller.signal.aborted) await reply.finish(answer.message, answer.status);
+  if (!controller.signal.aborted) await reply.finish(answer.message, replyStatus(answer, 'legacy'));
 }
 
 /** The revision a sessionless legacy request speaks (header absent: 2025-03-26). */

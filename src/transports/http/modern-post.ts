@@ -2,6 +2,7 @@
  * A POSTed 2026-07-28 request: header ladder, dispatch, JSON or SSE reply. Closing the response
  * stream before the reply is cancellation: the handler's signal aborts and nothing more is written.
  */
+import { replyStatus } from './reply-status';
 import { ProtocolError } from '../../errors/protocol-error';
 import { httpStatusOfError } from '../../protocol/http-status';
 import { failure, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc';
@@ -51,7 +52,7 @@ export async function modernRequest(
   if (!(dispatched instanceof Promise)) return listen(ctx, dispatched, res, ex);
   const answer = await ctx.inflight.track(dispatched, { abort: cancel });
   if (controller?.signal.aborted) return; // cancelled: not one more byte for it
-  await reply.finish(answer.message, answer.status);
+  await reply.finish(answer.message, replyStatus(answer, 'modern'));
 }
 
 /** `subscriptions/listen`: an SSE stream that opens with the ack and ends with the final result. */

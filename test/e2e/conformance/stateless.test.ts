@@ -1,4 +1,5 @@
 /** `server-stateless` (SEP-2575) diagnostic fixtures on 2026-07-28, and their legacy behaviour. */
+import { replyStatus } from '../../../src/transports/http/reply-status';
 import { createConformanceApp } from '../../../conformance/app';
 import { DYNAMIC_PROMPT, DYNAMIC_TOOL } from '../../../conformance/diagnostics/dynamic-lists';
 import { legacyClient, modernClient } from './harness';
@@ -129,7 +130,7 @@ describe('HTTP statuses the dispatcher hands to the transport', () => {
       },
       io(),
     );
-    expect(reply.status).toBe(400);
+    expect(replyStatus(reply, 'modern')).toBe(400);
     expect(reply.message).toMatchObject({
       id: 7,
       error: { code: -32021, data: { requiredCapabilities: { sampling: {} } } },
@@ -146,7 +147,7 @@ describe('HTTP statuses the dispatcher hands to the transport', () => {
       },
       io(),
     );
-    expect(reply.status).toBe(200);
+    expect(replyStatus(reply, 'modern')).toBe(200);
     expect(reply.message).toMatchObject({ id: 8, result: { resultType: 'input_required' } });
   });
 });

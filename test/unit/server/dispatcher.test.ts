@@ -1,3 +1,4 @@
+import { replyStatus } from '../../../src/transports/http/reply-status';
 import { IsInt, IsString, Min } from 'class-validator';
 import { Complete, Context, Field, Prompt, Resource, ResourceTemplate, Tool } from '../../../src';
 import { Meta } from '../../../src/protocol/meta';
@@ -185,8 +186,11 @@ describe('errors', () => {
   test('2026 envelope: missing fields -32602, unsupported version -32022, removed methods -32601', async () => {
     const server = dispatcherOf(app);
     const io = { signal: new AbortController().signal, notify: () => undefined };
-    const send = (params: Record<string, unknown> | undefined, method = 'server/discover') =>
-      server.handleModern({ jsonrpc: '2.0', id: 7, method, params }, io);
+    // The status is the HTTP transport's mapping of the reply (replyStatus), as a client would see it.
+    const send = async (params: Record<string, unknown> | undefined, method = 'server/discover') => {
+      const reply = await server.handleModern({ jsonrpc: '2.0', id: 7, method, params }, io);
+      return { ...reply, status: replyStatus(reply, 'modern') };
+    };
     expect(await send(undefined)).toMatchObject({ status: 400, message: { id: 7, error: { code: -32602 } } });
     expect(await send({ _meta: { [Meta.clientCapabilities]: {} } })).toMatchObject({
       status: 400,
