@@ -42,7 +42,7 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
   if (!ephemeralStateKey && processLocalFlowStore) {
     // A shared key lets flows hop instances; the exactly-once records do not follow them.
     logger.warn(
-      'exactly-once holds per instance only: flows are recorded in memory. With several instances sharing requestStateKey, set ContextServerOptions.flowStore to a shared store.',
+      'exactly-once holds per instance only: flows are recorded in memory. With several instances sharing requestStateKey, share the stores: RedisModule.configure({ url }) from onemodelcontext/redis (docs/deployment.md), or a flowStore of your own.',
     );
   }
   // Shared stores (Redis) must answer before the first request: a fleet half connected fails here, clearly.
