@@ -170,8 +170,10 @@ describe('faults', () => {
         inputResponses: { name: named('Cy') },
       });
       expect(textOf(r3)).toContain('name Cy');
-      const report = { sent: 2, completed: [r2, r3].filter((r) => r.status === 200).length };
-      expect(report).toEqual({ sent: 2, completed: 2 });
+      const completed = [r2, r3].filter((r) => r.status === 200 && r.message?.result).length;
+      const report = { sent: 2, completed, failed: 2 - completed };
+      process.stderr.write(`instance killed between rounds: ${JSON.stringify(report)}\n`);
+      expect(report).toEqual({ sent: 2, completed: 2, failed: 0 });
     } finally {
       await fleet.script('start', '1');
     }
@@ -192,9 +194,12 @@ describe('faults', () => {
     }
     expect(during.message.error).toBeDefined();
     expect(during.message.error.message).toMatch(/shared store|Redis/i);
+    process.stderr.write(`Redis stopped mid-flow: ${JSON.stringify({ sent: 1, completed: 0, failed: 1, error: during.message.error })}\n`);
     // The client reconnects with backoff: a new flow completes within a few seconds.
     let done = false;
+    let attempts = 0;
     for (let i = 0; i < 40 && !done; i++) {
+      attempts++;
       try {
         const { r3 } = await threeRounds(() => fleet.instanceUrl(2));
         done = textOf(r3).includes('name Ada');
@@ -203,6 +208,7 @@ describe('faults', () => {
       }
     }
     expect(done).toBe(true);
+    process.stderr.write(`Redis back: a new three-round flow completed after ${attempts} attempt(s)\n`);
   });
 
   test('a rolling restart of all three instances under a steady load loses no request', async () => {
