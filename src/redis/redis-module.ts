@@ -14,6 +14,7 @@ import { SHARED_STORES, type SharedStores } from '../server/shared-stores';
 import { connectRedis, REDIS_DEFAULTS, type RedisConnection } from './connection';
 import { RedisEventStore } from './redis-event-store';
 import { RedisFlowStore } from './redis-flow-store';
+import { RedisLeaseCounter } from './redis-lease-counter';
 import { RedisNotificationBus } from './redis-notification-bus';
 import { RedisSingleUseStore } from './redis-single-use-store';
 
@@ -62,6 +63,7 @@ export function redisStores(options: Readonly<RedisModuleOptions>): SharedStores
       whenConnected((c) => new RedisEventStore(c, { maxEventsPerStream: options.maxEventsPerStream })),
     ),
     notificationBus: deferredBus(bus),
+    leases: deferred(whenConnected((c) => new RedisLeaseCounter(c))),
     ready: async () => {
       await connection;
     },

@@ -5,7 +5,14 @@
  */
 import { ProtocolError } from '../errors/protocol-error';
 import { ErrorCode } from '../protocol/error-codes';
-import { failure, success, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc';
+import {
+  failure,
+  success,
+  type JsonObject,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../protocol/jsonrpc';
 import { isLogLevel, Meta } from '../protocol/meta';
 import { checkEnvelope } from '../protocol/modern-envelope';
 import type { CacheHints } from '../metadata/options';
@@ -18,6 +25,7 @@ import { listPrompts, listResources, listResourceTemplates, listTools } from './
 import type { RequestIO } from './request-io';
 import { resourceUri } from './resource-uri';
 import { ListenQuota } from './listen-quota';
+import { holdFleetListen } from './fleet-listen';
 import { openSubscription } from './subscriptions';
 import { followChanges } from './legacy-changes';
 import type { EndpointSettings, ListenStream, Reply, ServerEndpoint } from './server-endpoint';
@@ -61,6 +69,7 @@ export class ContextServer implements ServerEndpoint {
       processLocalFlowStore: deployment.processLocalFlowStore,
       stateKeyFingerprint: c.engine.sealer.fingerprint,
       eventStore: c.shared?.eventStore,
+      leases: c.shared?.leases,
       ready: async () => c.shared?.ready(),
     });
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
@@ -113,14 +122,31 @@ export class ContextServer implements ServerEndpoint {
     const release = this.listens.take(principalId);
     try {
       const sub = openSubscription(this.core.registry, req, this.core.info, this.core.options.maxUriLength);
+      let ended: JsonRpcResponse | undefined;
+      let endStream: ((final: JsonRpcResponse) => void) | undefined;
+      const close = () => {
+        release();
+        releaseFleet?.();
+        return sub.close();
+      };
+      // Ended by the server (fleet quota full, store unavailable): once, whether or not forwarding began.
+      const endWith = (error: unknown) => {
+        if (ended) return;
+        close();
+        ended = this.errorReply(req, error).message;
+        endStream?.(ended);
+      };
+      const leases = this.core.shared?.leases;
+      const releaseFleet = leases && holdFleetListen(leases, this.core.options, principalId, endWith);
       return {
         kind: 'stream',
         ack: sub.ack,
-        forward: (send) => sub.forward(send),
-        close: () => {
-          release();
-          return sub.close();
+        forward: (send, end) => {
+          if (ended) return end?.(ended);
+          endStream = end;
+          sub.forward(send);
         },
+        close,
       };
     } catch (e) {
       release();

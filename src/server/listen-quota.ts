@@ -21,21 +21,9 @@ export class ListenQuota {
   take(principalId: string | undefined): () => void {
     const owner = principalId ?? '';
     const held = this.perOwner.get(owner) ?? 0;
-    const quota =
-      principalId === undefined ? this.limits.maxAnonymousListenStreams : this.limits.maxListenStreamsPerPrincipal;
-    if (held >= quota) {
-      const who =
-        principalId === undefined ? 'clients without a principal already hold' : 'this principal already holds';
-      const option = principalId === undefined ? 'maxAnonymousListenStreams' : 'maxListenStreamsPerPrincipal';
-      throw ProtocolError.invalidRequest(
-        `subscriptions/listen: ${who} ${quota} open streams (${option}); close one first`,
-      );
-    }
-    if (this.total >= this.limits.maxListenStreams) {
-      throw ProtocolError.invalidRequest(
-        `subscriptions/listen: the server already has ${this.limits.maxListenStreams} open streams (maxListenStreams); try again later`,
-      );
-    }
+    const quota = listenQuotaOf(this.limits, principalId);
+    if (held >= quota) throw listenRefusal(this.limits, principalId, 'owner');
+    if (this.total >= this.limits.maxListenStreams) throw listenRefusal(this.limits, principalId, 'total');
     this.total++;
     this.perOwner.set(owner, held + 1);
     let released = false;
@@ -52,4 +40,26 @@ export class ListenQuota {
   get open(): number {
     return this.total;
   }
+}
+
+/** The streams one owner may hold: a principal's share, or the anonymous bucket's. */
+export function listenQuotaOf(limits: ListenLimits, principalId: string | undefined): number {
+  return principalId === undefined ? limits.maxAnonymousListenStreams : limits.maxListenStreamsPerPrincipal;
+}
+
+/** The -32600 of a refused listen (here, or fleet-wide): the owner's share or the total is used. */
+export function listenRefusal(
+  limits: ListenLimits,
+  principalId: string | undefined,
+  which: 'owner' | 'total',
+): ProtocolError {
+  if (which === 'total') {
+    return ProtocolError.invalidRequest(
+      `subscriptions/listen: the server already has ${limits.maxListenStreams} open streams (maxListenStreams); try again later`,
+    );
+  }
+  const who = principalId === undefined ? 'clients without a principal already hold' : 'this principal already holds';
+  const option = principalId === undefined ? 'maxAnonymousListenStreams' : 'maxListenStreamsPerPrincipal';
+  const quota = listenQuotaOf(limits, principalId);
+  return ProtocolError.invalidRequest(`subscriptions/listen: ${who} ${quota} open streams (${option}); close one first`);
 }

@@ -10,6 +10,7 @@ import type { LegacySession } from './legacy-session';
 import type { RequestIO } from './request-io';
 import type { ServerLogger } from './server-logger';
 import type { EventStore } from '../state/event-store';
+import type { LeaseCounter } from '../state/lease-counter';
 
 /** A JSON-RPC response. The HTTP transport maps its status from the error code (protocol/http-status.ts). */
 export interface Reply {
@@ -27,8 +28,13 @@ export interface ListenStream {
   readonly kind: 'stream';
   /** The stream's first message. */
   readonly ack: JsonRpcNotification;
-  /** Starts forwarding the matching change notifications to `send` (once, after writing `ack`). */
-  forward(send: (n: JsonRpcNotification) => void): void;
+  /**
+   * Starts forwarding the matching change notifications to `send` (once, after writing `ack`).
+   * The server may end the stream itself (a fleet-wide quota refused it, its shared store failed):
+   * it then calls `end` with the final message, the slot already freed; the transport writes it
+   * and closes the stream (a later `close()` is harmless, and its result is not to be sent).
+   */
+  forward(send: (n: JsonRpcNotification) => void, end?: (final: JsonRpcResponse) => void): void;
   /** Stops forwarding and frees the stream's slot; returns the final result to send if still open. */
   close(): JsonRpcResponse;
 }
@@ -47,6 +53,8 @@ export interface EndpointSettings {
   readonly stateKeyFingerprint: string;
   /** The legacy event store a fleet shares (the transport keeps its own in memory when absent). */
   readonly eventStore?: EventStore;
+  /** The lease counter a fleet shares: legacy sessions count against the fleet-wide quotas when present. */
+  readonly leases?: LeaseCounter;
   /** Resolves once the shared stores answer (at once without them); serveHttp waits for it before listening. */
   ready(): Promise<void>;
 }

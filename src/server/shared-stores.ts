@@ -1,11 +1,13 @@
 /**
  * The stores a fleet shares (`RedisModule` from `onemodelcontext/redis` provides them). Each one
  * left out stays per process; the app uses what is given: exactly-once records, single-use
- * tokens, the legacy event store (handed to the HTTP transport), and the notification bus.
+ * tokens, the legacy event store (handed to the HTTP transport), the notification bus, and the
+ * lease counter that makes the listen-stream and legacy-session quotas count across the fleet.
  */
 import type { InjectionToken } from 'tsyringe';
 import type { EventStore } from '../state/event-store';
 import type { FlowStore } from '../state/flow-store';
+import type { LeaseCounter } from '../state/lease-counter';
 import type { SingleUseStore } from '../state/single-use-store';
 import type { NotificationBus } from './notification-bus';
 
@@ -14,6 +16,8 @@ export interface SharedStores {
   readonly singleUseStore?: SingleUseStore;
   readonly eventStore?: EventStore;
   readonly notificationBus?: NotificationBus;
+  /** Fleet-wide quotas: listen streams (the server) and legacy sessions (the HTTP transport). */
+  readonly leases?: LeaseCounter;
   /** Resolves once the stores answer; rejects saying why not (serveHttp waits for it before listening). */
   ready(): Promise<void>;
   /** Closes the connections (after the transports have drained). */

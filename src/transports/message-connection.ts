@@ -184,7 +184,15 @@ export class MessageConnection {
     this.subscriptions.set(id, stream);
     this.era ??= 'modern';
     this.write(stream.ack);
-    stream.forward((n) => this.write(n));
+    stream.forward(
+      (n) => this.write(n),
+      (final) => {
+        // The server ended it (a fleet-wide quota, an unavailable store): its final message, once.
+        if (this.subscriptions.get(id) !== stream) return;
+        this.subscriptions.delete(id);
+        this.write(final);
+      },
+    );
     return undefined;
   }
 

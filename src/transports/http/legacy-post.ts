@@ -15,10 +15,13 @@ import {
 } from '../../protocol/jsonrpc';
 import { isLegacyVersion, type LegacyVersion } from '../../protocol/versions';
 import { LegacySession } from '../../server/legacy-session';
+import { StoreUnavailableError } from '../../state/store-unavailable';
 import type { RequestIO } from '../../server/request-io';
 import type { EndpointContext, Exchange } from './endpoint-context';
 import { header, type HeaderBag, type ResponseSink } from './http-exchange';
 import type { HttpSession } from './http-session';
+import { takeSessionSlot } from './fleet-sessions';
+import type { SessionRefusal } from './session-store';
 import { ReplyStream } from './reply-stream';
 import { sendError, sendJson } from './responses';
 import { registerStreamCloser, unregisterStreamCloser } from './sse-polling';
@@ -68,36 +71,45 @@ export async function legacyInitialize(
   res: ResponseSink,
   ex: Exchange,
 ): Promise<void> {
-  const session = ctx.sessions.create(ex.principal?.id);
-  if (session === 'pool')
-    return sendError(
-      res,
-      503,
-      req.id,
-      ErrorCode.InternalError,
-      'Too many sessions; try again later',
-      ex.responseHeaders,
-    );
-  if (session === 'quota') {
-    const quota = ctx.sessions.quotaOf(ex.principal?.id);
-    const which = ex.principal
-      ? `this principal already holds ${quota} sessions (maxSessionsPerPrincipal)`
-      : `unauthenticated clients already hold ${quota} sessions (maxAnonymousSessions)`;
-    return sendError(
-      res,
-      429,
-      req.id,
-      ErrorCode.InternalError,
-      `Too many sessions: ${which}; end one with DELETE or try again later`,
-      ex.responseHeaders,
-    );
+  const fleet = await takeSessionSlot(ctx, ex.principal?.id);
+  if (fleet === 'unavailable') {
+    const message = StoreUnavailableError.clientMessage;
+    return sendError(res, 503, req.id, ErrorCode.InternalError, message, ex.responseHeaders);
   }
+  const session = typeof fleet === 'string' ? fleet : ctx.sessions.create(ex.principal?.id, fleet);
+  if (typeof session === 'string') return sendSessionRefusal(ctx, session, req, res, ex);
   const io: RequestIO = { signal: new AbortController().signal, notify: () => undefined, principal: ex.principal };
   const reply = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session.legacy, io));
   if (!('result' in reply.message)) ctx.sessions.delete(session.id);
   const headers =
     'result' in reply.message ? { ...ex.responseHeaders, [SESSION_HEADER]: session.id } : ex.responseHeaders;
   sendJson(res, replyStatus(reply, 'legacy'), reply.message, headers);
+}
+
+/** The 503 (the pool is full) or 429 (this client's share is used) of a refused session, here or fleet-wide. */
+function sendSessionRefusal(
+  ctx: EndpointContext,
+  refusal: SessionRefusal,
+  req: JsonRpcRequest,
+  res: ResponseSink,
+  ex: Exchange,
+): void {
+  if (refusal === 'pool') {
+    const message = 'Too many sessions; try again later';
+    return sendError(res, 503, req.id, ErrorCode.InternalError, message, ex.responseHeaders);
+  }
+  const quota = ctx.sessions.quotaOf(ex.principal?.id);
+  const which = ex.principal
+    ? `this principal already holds ${quota} sessions (maxSessionsPerPrincipal)`
+    : `unauthenticated clients already hold ${quota} sessions (maxAnonymousSessions)`;
+  sendError(
+    res,
+    429,
+    req.id,
+    ErrorCode.InternalError,
+    `Too many sessions: ${which}; end one with DELETE or try again later`,
+    ex.responseHeaders,
+  );
 }
 
 /** A request on a session: JSON, or SSE (resumable, primed on 2025-11-25) once something precedes the reply. */

@@ -62,10 +62,8 @@ function listen(ctx: EndpointContext, sub: ListenStream, res: ResponseSink, ex: 
     ctx.options.sseKeepAliveMs,
   );
   sse.event(sub.ack);
-  sub.forward((n) => sse?.event(n));
-  const stop = (graceful: boolean) => {
+  const stop = (graceful: boolean, final = sub.close()) => {
     ctx.longLived.delete(closeGracefully);
-    const final = sub.close();
     if (graceful) sse?.event(final);
     sse?.end();
     sse = undefined;
@@ -73,4 +71,9 @@ function listen(ctx: EndpointContext, sub: ListenStream, res: ResponseSink, ex: 
   const closeGracefully = () => stop(true);
   ctx.longLived.add(closeGracefully);
   res.onGone(() => stop(false));
+  // The server ended it (a fleet-wide quota, an unavailable store): its final message, then the end.
+  sub.forward(
+    (n) => sse?.event(n),
+    (final) => stop(true, final),
+  );
 }

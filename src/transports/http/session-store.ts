@@ -28,6 +28,8 @@ export class SessionStore {
   private readonly sessions = new Map<string, HttpSession>();
   /** Open sessions per principal id ('' for the anonymous bucket). */
   private readonly perOwner = new Map<string, number>();
+  /** What each session holds elsewhere (its fleet-wide quota slot), given back when it ends. */
+  private readonly held = new Map<string, { release(): void }>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -47,18 +49,30 @@ export class SessionStore {
     return principalId === undefined ? this.limits.maxAnonymousSessions : this.limits.maxSessionsPerPrincipal;
   }
 
-  /** A new session, or why not: the pool is full (503) or this client's quota is used (429). */
-  create(principalId: string | undefined): HttpSession | SessionRefusal {
+  /**
+   * A new session, or why not: the pool is full (503) or this client's quota is used (429).
+   * `held` (a fleet-wide slot) is released when the session ends, or at once when it is refused.
+   */
+  create(principalId: string | undefined, held?: { release(): void }): HttpSession | SessionRefusal {
     const owner = principalId ?? '';
     const full = () =>
       (this.perOwner.get(owner) ?? 0) >= this.quotaOf(principalId) || this.sessions.size >= this.limits.maxSessions;
     if (full()) this.evictIdle();
-    if ((this.perOwner.get(owner) ?? 0) >= this.quotaOf(principalId)) return 'quota';
-    if (this.sessions.size >= this.limits.maxSessions) return 'pool';
+    const refused: SessionRefusal | undefined =
+      (this.perOwner.get(owner) ?? 0) >= this.quotaOf(principalId)
+        ? 'quota'
+        : this.sessions.size >= this.limits.maxSessions
+          ? 'pool'
+          : undefined;
+    if (refused) {
+      held?.release();
+      return refused;
+    }
     // randomUUID: 122 random bits from the CSPRNG, only [0-9a-f-] (within 0x21-0x7E).
     const id = this.limits.idPrefix === undefined ? randomUUID() : `${this.limits.idPrefix}.${randomUUID()}`;
     const session = new HttpSession(id, principalId, this.store, this.limits.maxPendingAsks);
     this.sessions.set(session.id, session);
+    if (held) this.held.set(session.id, held);
     this.perOwner.set(owner, (this.perOwner.get(owner) ?? 0) + 1);
     return session;
   }
@@ -75,6 +89,8 @@ export class SessionStore {
     const s = this.sessions.get(id);
     if (!s) return;
     this.sessions.delete(id);
+    this.held.get(id)?.release();
+    this.held.delete(id);
     const owner = s.principalId ?? '';
     const left = (this.perOwner.get(owner) ?? 1) - 1;
     if (left > 0) this.perOwner.set(owner, left);
