@@ -51,6 +51,7 @@ export type { NotificationBus, NotificationBusEvent, NotificationBusListener } f
 export type { ListKind, RegistryEvent } from './registry/registry';
 export { MemoryFlowStore } from './state/memory-flow-store';
 export type { FlowStore, FlowClaim, OnceRecord } from './state/flow-store';
+export type { Lease, LeaseCounter } from './state/lease-counter';
 
 // Transports
 export { serveStdio, type StdioOptions, type StdioHandle } from './transports/stdio';

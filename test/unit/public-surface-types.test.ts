@@ -101,6 +101,8 @@ test('src/index.ts exports exactly these types', () => {
     'JsonRpcRequest',
     'JsonRpcResponse',
     'JsonRpcSuccess',
+    'Lease',
+    'LeaseCounter',
     'LegacySession',
     'LegacyVersion',
     'ListKind',
