@@ -16,7 +16,7 @@ import {
   rawRequest,
   TestTools,
   waitFor,
-} from '../../unit/transports/http/fixtures';
+} from '../../helpers/http-fixtures';
 import { expectEveryKeyExpires, useRedisServer } from './fixture';
 
 const redis = useRedisServer();

@@ -13,7 +13,7 @@ import type { LeaseCounter } from '../../../src/state/lease-counter';
 import { MemoryLeaseCounter } from '../../../src/state/memory-lease-counter';
 import { StoreUnavailableError } from '../../../src/state/store-unavailable';
 import { MessageConnection } from '../../../src/transports/message-connection';
-import { modernMeta, TestTools, waitFor } from '../transports/http/fixtures';
+import { modernMeta, TestTools, waitFor } from '../../helpers/http-fixtures';
 
 const LIMITS = { maxListenStreams: 3, maxListenStreamsPerPrincipal: 2, maxAnonymousListenStreams: 1 };
 

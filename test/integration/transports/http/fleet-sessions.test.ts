@@ -11,7 +11,7 @@ import { silentLogger } from '../../../../src/server/server-logger';
 import type { LeaseCounter } from '../../../../src/state/lease-counter';
 import { MemoryLeaseCounter } from '../../../../src/state/memory-lease-counter';
 import { StoreUnavailableError } from '../../../../src/state/store-unavailable';
-import { RawLegacyClient, rawRequest, TestTools } from './fixtures';
+import { RawLegacyClient, rawRequest, TestTools } from '../../../helpers/http-fixtures';
 
 const byHeader = ({ headers }: { headers?: Record<string, unknown> }) =>
   typeof headers?.['x-user'] === 'string' ? { id: headers['x-user'] } : undefined;
