@@ -45,7 +45,8 @@ export function nodeHandlerFor(endpoint: HttpEndpoint, { matchPath }: { matchPat
   return Object.assign(handler, { endpoint });
 }
 
-function pathOf(url: string | undefined): string {
+/** The path of a request URL, without query or fragment. */
+export function pathOf(url: string | undefined): string {
   const q = (url ?? '/').search(/[?#]/);
   return q < 0 ? (url ?? '/') : (url ?? '/').slice(0, q);
 }

@@ -4,6 +4,7 @@
  * requestState key fingerprint, so an instance started with another key shows at a glance.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pathOf } from './node-handler';
 
 export interface ReadinessFacts {
   readonly path: string;
@@ -13,9 +14,7 @@ export interface ReadinessFacts {
 
 /** Answers the readiness route and returns true, or returns false for any other path. */
 export function answerReadiness(req: IncomingMessage, res: ServerResponse, facts: ReadinessFacts): boolean {
-  const url = req.url ?? '/';
-  const q = url.search(/[?#]/);
-  if ((q < 0 ? url : url.slice(0, q)) !== facts.path) return false;
+  if (pathOf(req.url) !== facts.path) return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return true;

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { JSON_HEADERS, modernMeta, parseSse } from '../../helpers/http-fixtures';
+import { JSON_HEADERS, modernMeta, rawRequest, replyOf } from '../../helpers/http-fixtures';
 
 const run = promisify(execFile);
 const repo = join(__dirname, '..', '..', '..');
@@ -86,28 +86,15 @@ export class Fleet {
   }
 }
 
-export function post(url: string, body: unknown, headers: Record<string, string>): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { ...JSON_HEADERS, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let message: any;
-        try {
-          message = String(res.headers['content-type']).startsWith('text/event-stream')
-            ? parseSse(text).filter((m) => 'result' in m || 'error' in m).pop()
-            : JSON.parse(text);
-        } catch {
-          message = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, message });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
+export async function post(url: string, body: unknown, headers: Record<string, string>): Promise<Reply> {
+  const r = await rawRequest(url, { headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) });
+  let message: any;
+  try {
+    message = replyOf(r);
+  } catch {
+    message = undefined;
+  }
+  return { status: r.status, headers: r.headers, text: r.text, message };
 }
 
 let nextId = 1;

@@ -3,13 +3,13 @@
  * instance tag in legacy session ids, over a real socket.
  */
 import { randomBytes } from 'node:crypto';
-import { request, ServerResponse, type IncomingMessage } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
 import { ContextServerModule, McpApplication, Tool } from '../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
 import { silentLogger } from '../../../src/server/server-logger';
-import { modernPost } from '../../helpers/http-fixtures';
+import { JSON_HEADERS, modernPost, rawRequest } from '../../helpers/http-fixtures';
 
 class Slow {
   static release: () => void = () => undefined;
@@ -30,45 +30,15 @@ function makeApp(k: Buffer = key): McpApplication {
   });
 }
 
-function get(port: number, path: string, method = 'GET'): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+async function get(port: number, path: string, method = 'GET'): Promise<{ status: number; body: string }> {
+  const r = await rawRequest(`http://127.0.0.1:${port}${path}`, { method });
+  return { status: r.status, body: r.text };
 }
 
-function post(
-  port: number,
-  body: object,
-  version: string,
-): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': version,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
+async function post(port: number, body: object, version: string) {
+  const headers = { ...JSON_HEADERS, 'mcp-protocol-version': version };
+  const r = await rawRequest(`http://127.0.0.1:${port}/mcp`, { headers, body: JSON.stringify(body) });
+  return { status: r.status, headers: r.headers, body: r.text };
 }
 
 const initialize = {
