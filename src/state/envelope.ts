@@ -3,26 +3,26 @@
  * before authentication except the mode prefix and the public key id.
  *
  *   v1.  b64u( kid4 ‖ claims ‖ HMAC-SHA256(macKey, "v1." ‖ kid ‖ claims) )      — signed, readable
- *   v1e. b64u( kid4 ‖ salt16 ‖ iv12 ‖ AES-256-GCM(K_t, claims) ‖ tag16 )          — encrypted
- *        with K_t = HKDF(encKey, salt, per-token) and AAD = "v1e." ‖ kid ‖ salt ‖ iv.
+ *   v1e. b64u( kid4 ‖ salt16 ‖ iv12 ‖ AES-256-GCM(K_s, claims) ‖ tag16 )          — encrypted
+ *        with K_s = HKDF(encKey, salt) and AAD = "v1e." ‖ kid ‖ salt ‖ iv.
  *
- * The per-token key means each AES key encrypts once, so the NIST limit of 2^32 random-IV
- * encryptions per key does not apply however many tokens are minted.
+ * A salt (so one AES key) seals at most 2^16 tokens (token-keys.ts), so the NIST limit of 2^32
+ * random-IV encryptions per key is never approached however many tokens are minted.
  */
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import { base64UrlLength, decodeBase64Url, encodeBase64Url } from './base64url';
 import { KID_BYTES, type DerivedStateKey, type KeyRing } from './key-ring';
 import { StateRefusal } from './state-refusal';
+import { SALT_BYTES, type TokenKeys } from './token-keys';
 
 export type EnvelopeMode = 'hmac' | 'aead';
 
 export const ENVELOPE_PREFIX: Readonly<Record<EnvelopeMode, string>> = { hmac: 'v1.', aead: 'v1e.' };
+const AEAD_PREFIX_BYTES = Buffer.from(ENVELOPE_PREFIX.aead);
 
 const MAC_BYTES = 32;
-const SALT_BYTES = 16;
 const IV_BYTES = 12;
 const GCM_TAG_BYTES = 16;
-const TOKEN_KEY_INFO = 'omc/request-state/v1e/token-key';
 
 /** Bytes the envelope adds around the claims. */
 export function envelopeOverhead(mode: EnvelopeMode): number {
@@ -39,17 +39,18 @@ export function sealEnvelope(
   key: DerivedStateKey,
   claims: Buffer,
   random: (n: number) => Buffer,
+  tokenKeys: TokenKeys,
 ): string {
   const prefix = ENVELOPE_PREFIX[mode];
   if (mode === 'hmac') {
     const mac = createHmac('sha256', key.macKey).update(prefix).update(key.kid).update(claims).digest();
     return prefix + encodeBase64Url(Buffer.concat([key.kid, claims, mac]));
   }
-  const salt = random(SALT_BYTES);
+  const { salt, aesKey } = tokenKeys.forSeal(key);
   const iv = random(IV_BYTES);
   const header = Buffer.concat([key.kid, salt, iv]);
-  const cipher = createCipheriv('aes-256-gcm', tokenKey(key, salt), iv, { authTagLength: GCM_TAG_BYTES });
-  cipher.setAAD(Buffer.concat([Buffer.from(prefix), header]));
+  const cipher = createCipheriv('aes-256-gcm', aesKey, iv, { authTagLength: GCM_TAG_BYTES });
+  cipher.setAAD(Buffer.concat([AEAD_PREFIX_BYTES, header]));
   const ciphertext = Buffer.concat([cipher.update(claims), cipher.final()]);
   return prefix + encodeBase64Url(Buffer.concat([header, ciphertext, cipher.getAuthTag()]));
 }
@@ -61,7 +62,7 @@ export interface OpenedEnvelope {
 }
 
 /** The authenticated claims bytes of `token`, or a StateRefusal. The caller bounded its length. */
-export function openEnvelope(token: string, mode: EnvelopeMode, ring: KeyRing): OpenedEnvelope {
+export function openEnvelope(token: string, mode: EnvelopeMode, ring: KeyRing, tokenKeys: TokenKeys): OpenedEnvelope {
   const dot = token.indexOf('.');
   const prefix = dot < 0 ? '' : token.slice(0, dot + 1);
   if (prefix !== ENVELOPE_PREFIX.hmac && prefix !== ENVELOPE_PREFIX.aead)
@@ -73,7 +74,7 @@ export function openEnvelope(token: string, mode: EnvelopeMode, ring: KeyRing): 
   if (bytes.length <= envelopeOverhead(mode)) throw new StateRefusal('malformed', 'token too short');
   const key = ring.find(bytes.subarray(0, KID_BYTES));
   if (key === undefined) throw new StateRefusal('unknown_key');
-  return { key, claimsBytes: mode === 'hmac' ? verifyMac(prefix, key, bytes) : decrypt(prefix, key, bytes) };
+  return { key, claimsBytes: mode === 'hmac' ? verifyMac(prefix, key, bytes) : decrypt(key, bytes, tokenKeys) };
 }
 
 function verifyMac(prefix: string, key: DerivedStateKey, bytes: Buffer): Buffer {
@@ -84,29 +85,22 @@ function verifyMac(prefix: string, key: DerivedStateKey, bytes: Buffer): Buffer 
   return claims;
 }
 
-function decrypt(prefix: string, key: DerivedStateKey, bytes: Buffer): Buffer {
+function decrypt(key: DerivedStateKey, bytes: Buffer, tokenKeys: TokenKeys): Buffer {
   const headerEnd = KID_BYTES + SALT_BYTES + IV_BYTES;
   const salt = bytes.subarray(KID_BYTES, KID_BYTES + SALT_BYTES);
   const iv = bytes.subarray(KID_BYTES + SALT_BYTES, headerEnd);
   const tag = bytes.subarray(bytes.length - GCM_TAG_BYTES);
+  const { aesKey, remember } = tokenKeys.forOpen(key, salt);
+  let claims: Buffer;
   try {
     // authTagLength pins the tag to 16 bytes: without it Node 20 accepts a 4-byte tag.
-    const decipher = createDecipheriv('aes-256-gcm', tokenKey(key, salt), iv, { authTagLength: GCM_TAG_BYTES });
-    decipher.setAAD(Buffer.concat([Buffer.from(prefix), bytes.subarray(0, headerEnd)]));
+    const decipher = createDecipheriv('aes-256-gcm', aesKey, iv, { authTagLength: GCM_TAG_BYTES });
+    decipher.setAAD(Buffer.concat([AEAD_PREFIX_BYTES, bytes.subarray(0, headerEnd)]));
     decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(bytes.subarray(headerEnd, bytes.length - GCM_TAG_BYTES)), decipher.final()]);
+    claims = Buffer.concat([decipher.update(bytes.subarray(headerEnd, bytes.length - GCM_TAG_BYTES)), decipher.final()]);
   } catch {
     throw new StateRefusal('decrypt_failed');
   }
-}
-
-/**
- * K_t = HKDF-Expand(encKey, info ‖ salt, 32), which for one block is HMAC(encKey, info ‖ salt ‖ 0x01).
- * encKey is already an HKDF output (a pseudorandom key), so the Extract step adds nothing; doing
- * the one HMAC directly costs a quarter of hkdfSync on this hot path.
- */
-const TOKEN_KEY_INFO_BYTES = Buffer.from(TOKEN_KEY_INFO);
-const EXPAND_BLOCK_1 = Buffer.from([1]);
-function tokenKey(key: DerivedStateKey, salt: Buffer): Buffer {
-  return createHmac('sha256', key.encKey).update(TOKEN_KEY_INFO_BYTES).update(salt).update(EXPAND_BLOCK_1).digest();
+  remember();
+  return claims;
 }

@@ -21,6 +21,7 @@ import {
 import { MemorySingleUseStore, type SingleUseStore } from './single-use-store';
 import { StateRefusal } from './state-refusal';
 import { checkBinding, checkTimes } from './claim-checks';
+import { TokenKeys } from './token-keys';
 
 export interface OpenedState {
   payload: unknown;
@@ -74,6 +75,7 @@ interface CodecSettings {
   lifetimeMs: number;
   flowLifetimeMs: number;
   singleUse: SingleUseStore | undefined;
+  tokenKeys: TokenKeys;
 }
 
 function codecSettings(
@@ -93,6 +95,7 @@ function codecSettings(
     lifetimeMs: resolved.requestStateLifetime * 1000,
     flowLifetimeMs: resolved.maxFlowLifetime * 1000,
     singleUse: resolved.singleUseRequestState ? (resolved.singleUseStore ?? new MemorySingleUseStore(now)) : undefined,
+    tokenKeys: new TokenKeys(random),
   };
 }
 
@@ -129,14 +132,14 @@ function sealState(c: CodecSettings, payload: unknown, binding: StateBinding, fl
       `requestState would be ${length} bytes, over maxRequestStateBytes (${c.maxBytes}); keep less in ctx.state or raise the limit.`,
     );
   }
-  return sealEnvelope(c.mode, key, bytes, c.random);
+  return sealEnvelope(c.mode, key, bytes, c.random, c.tokenKeys);
 }
 
 async function openState(c: CodecSettings, token: unknown, binding: StateBinding): Promise<OpenedState> {
   if (typeof token !== 'string') throw new StateRefusal('not_a_string', typeof token);
   // The size cap comes first: nothing is decoded, hashed or decrypted for an oversize token.
   if (token.length > c.maxBytes) throw new StateRefusal('oversize', `${token.length} > ${c.maxBytes}`);
-  const { key, claimsBytes } = openEnvelope(token, c.mode, c.keyRing);
+  const { key, claimsBytes } = openEnvelope(token, c.mode, c.keyRing, c.tokenKeys);
   const claims = decodeClaims(claimsBytes);
   checkTimes(claims, c.now(), c.flowLifetimeMs);
   if (claims.aud !== c.audience) throw new StateRefusal('audience');

@@ -1,6 +1,7 @@
 // The real module object (not a TS namespace copy), so jest.spyOn reaches the codec's calls.
 import nodeCrypto = require('node:crypto');
 import { createRequestStateCodec, type StateRefusalReason } from '../../../src/state';
+import { MAX_SEALS_PER_SALT } from '../../../src/state/token-keys';
 import { BASE64URL_ALPHABET, binding, codec, joinToken, MODES, refusalOf, splitToken, testKey } from './state-fixtures';
 
 afterEach(() => jest.restoreAllMocks());
@@ -136,17 +137,39 @@ describe('AES-GCM tag length (A3)', () => {
   });
 });
 
-describe('nonce and salt uniqueness (A8)', () => {
-  it('never repeats an IV or a per-token salt over 100 000 AES-GCM mints', () => {
+describe('nonce uniqueness and the GCM usage limit (A8)', () => {
+  it('never repeats an IV, and no salt (one derived AES key) seals more than 2^16 tokens', () => {
     const subject = codec({ encryptRequestState: true });
     const bind = binding({ params: {} });
-    const seen = new Set<string>();
-    const mints = 100_000;
+    const ivs = new Set<string>();
+    const perSalt = new Map<string, number>();
+    const mints = 150_000;
     for (let i = 0; i < mints; i++) {
       const { bytes } = splitToken(subject.seal(0, bind));
-      seen.add(`s${bytes.toString('latin1', 4, 20)}`);
-      seen.add(`i${bytes.toString('latin1', 20, 32)}`);
+      ivs.add(bytes.toString('latin1', 20, 32));
+      const salt = bytes.toString('latin1', 4, 20);
+      perSalt.set(salt, (perSalt.get(salt) ?? 0) + 1);
     }
-    expect(seen.size).toBe(2 * mints);
+    expect(ivs.size).toBe(mints);
+    expect(Math.max(...perSalt.values())).toBe(MAX_SEALS_PER_SALT);
+    expect(perSalt.size).toBe(Math.ceil(mints / MAX_SEALS_PER_SALT));
+  });
+
+  it('derives the key of a salt once for opening, and only after a token with that salt authenticated', async () => {
+    const subject = codec({ encryptRequestState: true });
+    const token = subject.seal({ step: 1 }, binding());
+    const { prefix, bytes } = splitToken(token);
+    // Same salt, a fresh IV and a broken tag: a forgery.
+    const forged = Buffer.from(bytes);
+    forged[25]! ^= 1;
+    const hmac = jest.spyOn(nodeCrypto, 'createHmac');
+    const derivations = () => hmac.mock.calls.length;
+    await expect(refusalOf(subject.open(joinToken(prefix, forged), binding()))).resolves.toBe('decrypt_failed');
+    await expect(refusalOf(subject.open(joinToken(prefix, forged), binding()))).resolves.toBe('decrypt_failed');
+    expect(derivations()).toBe(2); // a refused token leaves nothing behind
+    await subject.open(token, binding());
+    const afterFirstOpen = derivations();
+    await subject.open(token, binding());
+    expect(derivations()).toBe(afterFirstOpen); // remembered
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * The AES-GCM keys of `v1e.` tokens: K_s = HKDF-Expand(encKey, info ‖ salt), with the 16-byte
+ * salt carried in the token. A salt seals at most MAX_SEALS_PER_SALT tokens, each with its own
+ * random 96-bit IV, then a fresh random salt takes over. So no AES key encrypts more than 2^16
+ * times, far under NIST SP 800-38D's 2^32 limit for random IVs (an IV collision within one key
+ * has probability below 2^-65), however many tokens the process mints. Deriving once per salt
+ * instead of once per token takes an HMAC off every seal and, through the cache, every open.
+ */
+import { createHmac } from 'node:crypto';
+import type { DerivedStateKey } from './key-ring';
+
+export const SALT_BYTES = 16;
+/** Tokens sealed under one salt (one derived AES key) before a fresh salt is drawn. */
+export const MAX_SEALS_PER_SALT = 2 ** 16;
+/** Derived keys remembered for opening; a full cache is cleared, so it costs recomputation, never memory. */
+const MAX_OPEN_KEYS = 4096;
+
+const TOKEN_KEY_INFO = Buffer.from('omc/request-state/v1e/token-key');
+const EXPAND_BLOCK_1 = Buffer.from([1]);
+
+export interface SealingKey {
+  readonly salt: Buffer;
+  readonly aesKey: Buffer;
+}
+
+export class TokenKeys {
+  private sealing: { ring: DerivedStateKey; key: SealingKey; left: number } | undefined;
+  private readonly opened = new Map<string, Buffer>();
+
+  constructor(private readonly random: (n: number) => Buffer) {}
+
+  /** The key and salt the next token is sealed with. */
+  forSeal(ring: DerivedStateKey): SealingKey {
+    let s = this.sealing;
+    if (s === undefined || s.ring !== ring || s.left === 0) {
+      const salt = this.random(SALT_BYTES);
+      s = this.sealing = { ring, key: { salt, aesKey: deriveTokenKey(ring, salt) }, left: MAX_SEALS_PER_SALT };
+    }
+    s.left--;
+    return s.key;
+  }
+
+  /** The key for opening a token with this salt; `remember` it only once the token authenticated. */
+  forOpen(ring: DerivedStateKey, salt: Buffer): { aesKey: Buffer; remember: () => void } {
+    const id = ring.kid.toString('latin1') + salt.toString('latin1');
+    const known = this.opened.get(id);
+    if (known !== undefined) return { aesKey: known, remember: noop };
+    const aesKey = deriveTokenKey(ring, salt);
+    return {
+      aesKey,
+      // Only authenticated salts enter: forged tokens cannot churn the cache.
+      remember: () => {
+        if (this.opened.size >= MAX_OPEN_KEYS) this.opened.clear();
+        this.opened.set(id, aesKey);
+      },
+    };
+  }
+}
+
+function noop(): void {}
+
+/**
+ * HKDF-Expand(encKey, info ‖ salt, 32), which for one block is HMAC(encKey, info ‖ salt ‖ 0x01).
+ * encKey is already an HKDF output (a pseudorandom key), so the Extract step adds nothing.
+ */
+function deriveTokenKey(ring: DerivedStateKey, salt: Buffer): Buffer {
+  return createHmac('sha256', ring.encKey).update(TOKEN_KEY_INFO).update(salt).update(EXPAND_BLOCK_1).digest();
+}
