@@ -97,7 +97,8 @@ function decrypt(key: DerivedStateKey, bytes: Buffer, tokenKeys: TokenKeys): Buf
     const decipher = createDecipheriv('aes-256-gcm', aesKey, iv, { authTagLength: GCM_TAG_BYTES });
     decipher.setAAD(Buffer.concat([AEAD_PREFIX_BYTES, bytes.subarray(0, headerEnd)]));
     decipher.setAuthTag(tag);
-    claims = Buffer.concat([decipher.update(bytes.subarray(headerEnd, bytes.length - GCM_TAG_BYTES)), decipher.final()]);
+    const ciphertext = bytes.subarray(headerEnd, bytes.length - GCM_TAG_BYTES);
+    claims = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
   } catch {
     throw new StateRefusal('decrypt_failed');
   }
