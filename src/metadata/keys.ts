@@ -5,5 +5,8 @@ export const MetadataKeys = Object.freeze({
   resources: Symbol.for('onemodelcontext:resources'),
   resourceTemplates: Symbol.for('onemodelcontext:resource-templates'),
   completions: Symbol.for('onemodelcontext:completions'),
+  guards: Symbol.for('onemodelcontext:guards'),
+  interceptors: Symbol.for('onemodelcontext:interceptors'),
+  filters: Symbol.for('onemodelcontext:filters'),
 });
 export type MetadataKey = (typeof MetadataKeys)[keyof typeof MetadataKeys];

@@ -1,0 +1,61 @@
+/**
+ * What `@UseGuards` / `@UseInterceptors` / `@UseFilters` record: the references as given (classes
+ * or instances), on the class or on one method. Bootstrap resolves and checks them.
+ */
+import { MetadataKeys } from './keys';
+
+export type PipelineKind = 'guards' | 'interceptors' | 'filters';
+
+/** A class to resolve from the container, or a ready instance. */
+export type PipelineRef = Function | object;
+
+export interface PipelineRefs {
+  readonly guards: readonly PipelineRef[];
+  readonly interceptors: readonly PipelineRef[];
+  readonly filters: readonly PipelineRef[];
+}
+
+export const EMPTY_PIPELINE: PipelineRefs = Object.freeze({
+  guards: Object.freeze([]),
+  interceptors: Object.freeze([]),
+  filters: Object.freeze([]),
+});
+
+function key(kind: PipelineKind): symbol {
+  return MetadataKeys[kind];
+}
+
+/** Appends refs to a class (`method` undefined) or to one of its methods. */
+export function addPipelineRefs(
+  kind: PipelineKind,
+  cls: Function,
+  method: string | undefined,
+  refs: PipelineRef[],
+): void {
+  const own: PipelineRef[] =
+    (method === undefined ? Reflect.getOwnMetadata(key(kind), cls) : Reflect.getOwnMetadata(key(kind), cls, method)) ??
+    [];
+  const next = Object.freeze([...own, ...refs]);
+  if (method === undefined) Reflect.defineMetadata(key(kind), next, cls);
+  else Reflect.defineMetadata(key(kind), next, cls, method);
+}
+
+/**
+ * The refs of a handler, outermost first: the class's (a parent's before its subclass's), then the
+ * method's. A plain function handler has none.
+ */
+export function pipelineRefsOf(cls: Function, method: string): PipelineRefs {
+  const read = (kind: PipelineKind): readonly PipelineRef[] => {
+    const chain: Function[] = [];
+    for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+      chain.unshift(c as Function);
+    }
+    const onClass = chain.flatMap((c) => (Reflect.getOwnMetadata(key(kind), c) as PipelineRef[] | undefined) ?? []);
+    let onMethod: PipelineRef[] | undefined;
+    for (let i = chain.length - 1; i >= 0 && onMethod === undefined; i--) {
+      onMethod = Reflect.getOwnMetadata(key(kind), chain[i]!, method);
+    }
+    return [...onClass, ...(onMethod ?? [])];
+  };
+  return { guards: read('guards'), interceptors: read('interceptors'), filters: read('filters') };
+}
