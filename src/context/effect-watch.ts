@@ -28,3 +28,17 @@ export function fenced<T>(fn: () => T | Promise<T>): T | Promise<T> {
   const watch = watching.getStore();
   return watch ? watching.run({ effects: watch.effects, fenced: true }, fn) : fn();
 }
+
+/**
+ * Runs framework-side code of an attempt (guards, interceptors) fenced, so its effects are not
+ * reported as the handler's; `inner` runs the handler back in the attempt's own watch.
+ */
+export function besideAttempt<T>(
+  fn: (inner: <U>(handler: () => Promise<U>) => Promise<U>) => Promise<T>,
+): Promise<T> {
+  const watch = watching.getStore();
+  if (!watch) return fn((handler) => handler());
+  return watching.run({ effects: watch.effects, fenced: true }, () =>
+    fn((handler) => watching.run(watch, handler)),
+  );
+}
