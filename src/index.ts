@@ -6,6 +6,14 @@ export { Prompt } from './decorators/prompt';
 export { Resource, ResourceTemplate } from './decorators/resource';
 export { Complete } from './decorators/complete';
 export { Effect } from './decorators/effect';
+export {
+  UseGuards,
+  UseInterceptors,
+  UseFilters,
+  type GuardRef,
+  type InterceptorRef,
+  type FilterRef,
+} from './decorators/use-pipeline';
 export { Field, type FieldOptions } from './schema';
 export type { FieldTypeThunk } from './schema/field-metadata';
 export type {
@@ -45,6 +53,20 @@ export { StateBag } from './context/state-bag';
 export { InputRequired, InputRequests, type InputRequiredInit } from './context/input-required-result';
 export type { Ask, AskDecoding, AskKind as InputKind } from './context/asks';
 export { PRINCIPAL } from './server/invoker';
+
+// Guards, interceptors and filters
+export { isInputRequired } from './server/pipeline/signals';
+export type {
+  CanActivate,
+  Interceptor,
+  InterceptorRuns,
+  CallNext,
+  ExceptionFilter,
+  ExecutionContext,
+  ExecutionPhase,
+  FlowInfo,
+  HandlerKind,
+} from './server/pipeline/types';
 export { StoreUnavailableError } from './state/store-unavailable';
 export { SHARED_STORES, type SharedStores } from './server/shared-stores';
 export type { NotificationBus, NotificationBusEvent, NotificationBusListener } from './server/notification-bus';

@@ -9,6 +9,7 @@ import { knownOptionKeys } from '../config/validate-options';
 import type { ConfigModule } from '../config/modules';
 import type { Icon, Implementation } from '../protocol/types';
 import type { Provider } from './providers';
+import type { FilterRef, GuardRef, InterceptorRef } from '../decorators/use-pipeline';
 
 function isProvider(p: unknown): boolean {
   if (typeof p === 'function') return true;
@@ -39,6 +40,22 @@ const AreModules = () =>
     },
   });
 
+/** Classes (checked for the method at bootstrap, which names the culprit) or instances with `method`. */
+const ArePipelineRefs = (method: string) =>
+  ValidateBy({
+    name: 'arePipelineRefs',
+    validator: {
+      validate: (v: unknown) =>
+        Array.isArray(v) &&
+        v.every(
+          (r) =>
+            typeof r === 'function' ||
+            (typeof r === 'object' && r !== null && typeof (r as Record<string, unknown>)[method] === 'function'),
+        ),
+      defaultMessage: () => `must list classes or instances with a ${method}() method`,
+    },
+  });
+
 /** The server's identity, as clients see it in initialize / server/discover. */
 export class ServerIdentity implements Implementation {
   @IsString({ message: 'name must be a string (the server name clients see)' })
@@ -63,6 +80,15 @@ export class ApplicationOptions extends ServerIdentity {
 
   /** Configuration modules, e.g. `ContextServerModule.configure({...})`. */
   @IsOptional() @AreModules() modules?: ConfigModule[];
+
+  /** Guards for every tool, prompt, resource and template (outermost: before the class's and the method's). */
+  @IsOptional() @ArePipelineRefs('canActivate') guards?: GuardRef[];
+
+  /** Interceptors around every handler (outermost). */
+  @IsOptional() @ArePipelineRefs('intercept') interceptors?: InterceptorRef[];
+
+  /** Exception filters for every handler (tried last, after the method's and the class's). */
+  @IsOptional() @ArePipelineRefs('catch') filters?: FilterRef[];
 
   /** Parent container; defaults to tsyringe's global container. */
   @IsOptional() @HasMethods('createChildContainer', 'resolve') container?: DependencyContainer;

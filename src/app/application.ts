@@ -27,6 +27,8 @@ import { registerModules } from './app-modules';
 import { assertConstructible } from './injectable-check';
 import { constructedClasses, registerProvider } from './providers';
 import { keepDispatcher } from './dispatcher-of';
+import { Pipelines } from '../server/pipeline/pipelines';
+import { pipelineRefsOf, type PipelineRefs } from '../metadata/pipeline';
 
 export { ApplicationOptions };
 
@@ -60,6 +62,7 @@ export class McpApplication {
       if (typeof p === 'function') this.discover(p);
     }
     assertConstructible(constructedClasses(options.providers), this.container);
+    const pipelines = this.pipelines(options);
 
     const shared = this.container.isRegistered(SHARED_STORES) ? this.container.resolve(SHARED_STORES) : undefined;
     this.shared = shared;
@@ -88,6 +91,7 @@ export class McpApplication {
           flowTtlMs: requestState.requestStateLifetime * 1000,
         },
         shared,
+        pipelines,
       },
       { ephemeralStateKey: this.hasEphemeralStateKey, processLocalFlowStore: this.hasProcessLocalFlowStore },
     );
@@ -159,6 +163,34 @@ export class McpApplication {
   /** Tells subscribed clients that a resource's content changed. */
   notifyResourceUpdated(uri: string): void {
     this.registry.notifyResourceUpdated(uri);
+  }
+
+  /**
+   * Guards, interceptors and filters: every class they name must be constructible, and every
+   * definition's pipeline resolves now, so a class that is not a guard (or cannot be injected)
+   * fails start-up, not a call.
+   */
+  private pipelines(options: Readonly<ApplicationOptions>): Pipelines {
+    const appWide: PipelineRefs = {
+      guards: options.guards ?? [],
+      interceptors: options.interceptors ?? [],
+      filters: options.filters ?? [],
+    };
+    const pipelines = new Pipelines(this.container, appWide);
+    const defs = [
+      ...this.registry.listTools(),
+      ...this.registry.listPrompts(),
+      ...this.registry.listResources(),
+      ...this.registry.listResourceTemplates(),
+    ];
+    const classes = new Set(Pipelines.classesOf(appWide));
+    for (const def of defs) {
+      if (def.source.kind !== 'method') continue;
+      for (const cls of Pipelines.classesOf(pipelineRefsOf(def.source.cls, def.source.method))) classes.add(cls);
+    }
+    assertConstructible(classes, this.container);
+    for (const def of defs) pipelines.of(def);
+    return pipelines;
   }
 
   private discover(cls: Function): void {

@@ -25,6 +25,8 @@ export interface FlowState {
   onces: Record<string, OnceRecord>;
   /** Re-asks so far per key (an answer that failed its form), bounded by `maxReasks`. */
   reasks: Record<string, number>;
+  /** This round's number: 1 for a request without requestState, then one more per round. */
+  round: number;
 }
 
 /** This round's `inputResponses` that may answer an ask: key → the question they answer and the raw answer. */
@@ -39,7 +41,7 @@ export function dict<V>(): Record<string, V> {
 }
 
 export function emptyFlow(id: string): FlowState {
-  return { id, answers: dict(), asked: dict(), state: dict(), onces: dict(), reasks: dict() };
+  return { id, answers: dict(), asked: dict(), state: dict(), onces: dict(), reasks: dict(), round: 1 };
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

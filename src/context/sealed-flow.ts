@@ -1,7 +1,7 @@
 /**
  * The compact form of a flow inside requestState (short keys keep the token small):
  * `i` id, `a` answers (`f` question fingerprint, `r` answer), `p` asked, `s` ctx.state,
- * `u` the handler's own state, `o` once outcomes (`once:<key>` → `{ v }`), `x` re-asks.
+ * `u` the handler's own state, `o` once outcomes (`once:<key>` → `{ v }`), `x` re-asks, `n` the round that sealed it.
  */
 import { dict, emptyFlow, isRecord, type FlowState } from './flow-state';
 
@@ -13,12 +13,21 @@ export interface SealedFlow {
   u?: string;
   o: Record<string, { v?: unknown }>;
   x: Record<string, number>;
+  n?: number;
 }
 
 const ONCE_PREFIX = 'once:';
 
 export function toSealedFlow(flow: FlowState): SealedFlow {
-  const sealed: SealedFlow = { i: flow.id, a: dict(), p: flow.asked, s: flow.state, o: dict(), x: flow.reasks };
+  const sealed: SealedFlow = {
+    i: flow.id,
+    a: dict(),
+    p: flow.asked,
+    s: flow.state,
+    o: dict(),
+    x: flow.reasks,
+    n: flow.round,
+  };
   for (const [k, v] of Object.entries(flow.answers)) sealed.a[k] = { f: v.question, r: v.answer };
   if (flow.handlerState !== undefined) sealed.u = flow.handlerState;
   for (const [k, v] of Object.entries(flow.onces)) sealed.o[ONCE_PREFIX + k] = 'value' in v ? { v: v.value } : {};
@@ -43,6 +52,8 @@ export function readFlow(payload: unknown): FlowState | undefined {
     if (isRecord(v) && typeof v.f === 'string') flow.answers[k] = { question: v.f, answer: v.r };
   }
   if (typeof payload.u === 'string') flow.handlerState = payload.u;
+  // The round that sealed it (a token without one counts as round 1).
+  if (Number.isSafeInteger(payload.n) && (payload.n as number) > 0) flow.round = payload.n as number;
   for (const [k, v] of Object.entries(payload.p)) if (typeof v === 'string') flow.asked[k] = v;
   for (const [k, v] of Object.entries(payload.s)) if (typeof v === 'string') flow.state[k] = v;
   for (const [k, v] of Object.entries(payload.o)) {

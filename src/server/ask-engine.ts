@@ -22,6 +22,7 @@ import type { RequestScope } from './request-scope';
 import type { ServerLogger } from './server-logger';
 import type { ContextServerOptions } from './server-options';
 import type { FlowStore, RequestStateCodec } from '../state';
+import type { AttemptInfo } from './pipeline/pipeline';
 
 /** The slice of the requestState codec the engine uses. */
 export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open' | 'fingerprint'>;
@@ -48,8 +49,11 @@ export interface AskRun<T> {
   params: JsonObject;
   scope: RequestScope;
   io: RequestIO;
-  /** One attempt; `io` is the request's, or a silent one for the linter's dry replay. */
-  run: (asks: AskPort, state: StateBag, io: RequestIO) => Promise<T>;
+  /**
+   * One attempt; `io` is the request's, or a silent one for the linter's dry replay. `attempt` is
+   * given for a real attempt only (guards and interceptors run there, never in the dry replay).
+   */
+  run: (asks: AskPort, state: StateBag, io: RequestIO, attempt?: AttemptInfo) => Promise<T>;
 }
 
 export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Outcome<T>> {
@@ -81,8 +85,11 @@ async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, h
     lowLevel,
   );
   const state = new StateBag(flow.state);
+  const info: AttemptInfo = { round: flow.round, completes: () => port.pending.length === 0 };
   const attempt = await settle(
-    lint ? () => watchEffects(lint.effects, () => r.run(port, state, r.io)) : () => r.run(port, state, r.io),
+    lint
+      ? () => watchEffects(lint.effects, () => r.run(port, state, r.io, info))
+      : () => r.run(port, state, r.io, info),
   );
 
   if (!attempt.ok && attempt.error instanceof ProtocolError) throw attempt.error;

@@ -22,6 +22,7 @@ import { callTool, getPrompt, readResource } from './methods/calls';
 import { complete } from './methods/completion';
 import { discover, initialize } from './methods/lifecycle';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './methods/lists';
+import { CALLER_DEPENDENT } from './methods/list-visibility';
 import type { RequestIO } from './request-io';
 import { resourceUri } from './resource-uri';
 import { ListenQuota } from './listen-quota';
@@ -75,10 +76,10 @@ export class ContextServer implements ServerEndpoint {
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
     this.listens = new ListenQuota(c.options);
     this.shared = new Map<string, Handler>([
-      ['tools/list', async (r, s) => listTools(c, r.params, s)],
-      ['prompts/list', async (r, s) => listPrompts(c, r.params, s)],
-      ['resources/list', async (r, s) => listResources(c, r.params, s)],
-      ['resources/templates/list', async (r, s) => listResourceTemplates(c, r.params, s)],
+      ['tools/list', (r, s, io) => listTools(c, r, s, io)],
+      ['prompts/list', (r, s, io) => listPrompts(c, r, s, io)],
+      ['resources/list', (r, s, io) => listResources(c, r, s, io)],
+      ['resources/templates/list', (r, s, io) => listResourceTemplates(c, r, s, io)],
       ['tools/call', (r, s, io) => callTool(c, r, s, io)],
       ['prompts/get', (r, s, io) => getPrompt(c, r, s, io)],
       ['resources/read', (r, s, io) => readResource(c, r, s, io)],
@@ -214,7 +215,8 @@ export class ContextServer implements ServerEndpoint {
     const hints = this.cacheHints(req);
     if (hints) {
       result.ttlMs = hints.ttlMs;
-      result.cacheScope = hints.cacheScope;
+      // A list that guards filtered for this caller is never shareable.
+      result.cacheScope = CALLER_DEPENDENT.has(body) ? 'private' : hints.cacheScope;
     }
     return result;
   }
@@ -229,7 +231,12 @@ export class ContextServer implements ServerEndpoint {
     if (req.method !== 'resources/read') return undefined;
     const uri = req.params?.uri as string;
     const def = this.core.registry.resource(uri) ?? this.core.registry.matchTemplate(uri)?.def;
-    return def?.cache ?? this.core.options.readCache;
+    const hints = def?.cache ?? this.core.options.readCache;
+    // A guarded resource is read only by the callers its guards let in: never shareable.
+    if (def && hints.cacheScope === 'public' && (this.core.pipelines.of(def)?.guards.length ?? 0) > 0) {
+      return { ...hints, cacheScope: 'private' };
+    }
+    return hints;
   }
 
   private setLevel(session: LegacySession, params: JsonObject | undefined): JsonObject {

@@ -50,6 +50,7 @@ export async function openRound<T>(deps: EngineDeps, r: AskRun<T>): Promise<Open
     const read = readFlow(opened.payload);
     if (!read) throw new Error('payload shape');
     flow = read;
+    flow.round += 1;
     flowStartedAt = opened.flowStartedAt;
   } catch (e) {
     deps.logger.warn('requestState refused', {

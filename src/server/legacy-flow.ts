@@ -25,7 +25,8 @@ export async function runLegacy<T>(deps: EngineDeps, r: AskRun<T>): Promise<T> {
   const state = new StateBag();
   for (let round = 1; ; round++) {
     try {
-      return await r.run(port, state, r.io);
+      // A legacy flow is one round, unless a low-level handler's InputRequired makes more.
+      return await r.run(port, state, r.io, { round, completes: () => true });
     } catch (e) {
       if (!(e instanceof InputRequired)) throw e;
       if (round > deps.legacyMaxInputRounds) {

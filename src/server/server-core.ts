@@ -7,6 +7,7 @@ import type { Invoker } from './invoker';
 import type { ServerLogger } from './server-logger';
 import type { UndeclaredForms } from './undeclared-forms';
 import type { SharedStores } from './shared-stores';
+import type { Pipelines } from './pipeline/pipelines';
 
 export interface ServerCore {
   readonly info: Implementation;
@@ -18,6 +19,8 @@ export interface ServerCore {
   /** Notes (or refuses) forms used by `ctx.elicit` that their handler did not declare. */
   readonly forms: UndeclaredForms;
   readonly capabilities: { modern: ServerCapabilities; legacy: ServerCapabilities };
+  /** Guards, interceptors and filters per definition (undefined for one that has none). */
+  readonly pipelines: Pipelines;
   /** The stores a fleet shares, when a module provides them (RedisModule). */
   readonly shared?: SharedStores;
 }

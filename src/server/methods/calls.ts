@@ -26,7 +26,9 @@ import { thrownDetail } from '../server-logger';
 import { vetHandlerError } from '../handler-codes';
 import { makeContext } from './call-context';
 import type { Context } from '../../context/context';
-import type { HandlerSource } from '../../registry/definitions';
+import { GuardRefusal } from '../pipeline/signals';
+import type { AttemptInfo } from '../pipeline/pipeline';
+import { invokeGuarded, knownTo, type Guarded } from './guarded';
 
 function name(params: JsonObject | undefined, method: string): string {
   const n = params?.name;
@@ -51,17 +53,21 @@ function argumentsOf(params: JsonObject, method: string): unknown {
  */
 async function invokeStrict<T extends JsonObject>(
   core: ServerCore,
-  def: { source: HandlerSource; owner: string },
+  g: Guarded,
   input: unknown,
   ctx: Context,
+  attempt: AttemptInfo | undefined,
   shape: (value: unknown) => T,
   refuse: (e: NotFoundError | InvalidParamsError) => ProtocolError,
+  hidden: () => ProtocolError,
   scope: RequestScope,
 ): Promise<T> {
+  const def = g.def;
   try {
-    return shape(endIfInputRequired(await core.invoker.invoke(def.source, input, ctx)));
+    return shape(endIfInputRequired(await invokeGuarded(core, g, input, ctx, attempt)));
   } catch (e) {
     if (e instanceof InputRequiredSignal || e instanceof InputRequired) throw e;
+    if (e === GuardRefusal.instance) throw hidden();
     if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
     if (e instanceof NotFoundError || e instanceof InvalidParamsError) throw refuse(e);
     if (e instanceof FrameworkError && (e.code === 'OMC_ASK_UNAVAILABLE' || e.code === 'OMC_ASK_INVALID_ANSWER')) {
@@ -102,9 +108,13 @@ export async function callTool(
   const params = req.params ?? {};
   const toolName = name(params, 'tools/call');
   const def = core.registry.tool(toolName);
-  if (!def) throw ProtocolError.invalidParams(`Unknown tool: ${toolName}`);
-  const checked = def.validate(argumentsOf(params, 'tools/call'));
+  const unknown = () => ProtocolError.invalidParams(`Unknown tool: ${toolName}`);
+  if (!def) throw unknown();
+  const g: Guarded = { def, kind: 'tool', method: 'tools/call', target: toolName, pipe: core.pipelines.of(def) };
+  const args = argumentsOf(params, 'tools/call');
+  const checked = def.validate(args);
   if (!checked.ok) {
+    if (!(await knownTo(g, args, scope, io))) throw unknown();
     return {
       kind: 'complete',
       value: toolError(`Invalid arguments for tool ${toolName}: ${checked.errors.join('; ')}`),
@@ -116,10 +126,10 @@ export async function callTool(
     params,
     scope,
     io,
-    run: async (asks, state, runIo) => {
+    run: async (asks, state, runIo, attempt) => {
       const ctx = makeContext(req, scope, runIo, asks, state, core.forms.gate(def));
       try {
-        const result = toolResult(def, endIfInputRequired(await core.invoker.invoke(def.source, checked.value, ctx)));
+        const result = toolResult(def, endIfInputRequired(await invokeGuarded(core, g, checked.value, ctx, attempt)));
         const problem = outputProblem(def, result);
         if (problem === undefined) return result;
         core.logger.error(`tool ${def.owner} returned output that does not match its outputSchema`, {
@@ -128,6 +138,7 @@ export async function callTool(
         return toolError(`The tool's output does not match its outputSchema: ${problem}`);
       } catch (e) {
         if (e instanceof InputRequiredSignal || e instanceof InputRequired) throw e;
+        if (e === GuardRefusal.instance) throw unknown();
         if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
         // Unknown throws are the tool's failure, readable by the model; the stack only in the server log.
         core.logger.error(`tool ${def.owner} failed`, thrownDetail(e));
@@ -153,24 +164,31 @@ export async function getPrompt(
   const params = req.params ?? {};
   const promptName = name(params, 'prompts/get');
   const def = core.registry.prompt(promptName);
-  if (!def) throw ProtocolError.invalidParams(`Unknown prompt: ${promptName}`);
-  const checked = def.validate(argumentsOf(params, 'prompts/get'));
-  if (!checked.ok)
+  const unknown = () => ProtocolError.invalidParams(`Unknown prompt: ${promptName}`);
+  if (!def) throw unknown();
+  const g: Guarded = { def, kind: 'prompt', method: 'prompts/get', target: promptName, pipe: core.pipelines.of(def) };
+  const args = argumentsOf(params, 'prompts/get');
+  const checked = def.validate(args);
+  if (!checked.ok) {
+    if (!(await knownTo(g, args, scope, io))) throw unknown();
     throw ProtocolError.invalidParams(`Invalid arguments for prompt ${promptName}: ${checked.errors.join('; ')}`);
+  }
   const outcome = await runWithAsks(core.engine, {
     method: 'prompts/get',
     target: promptName,
     params,
     scope,
     io,
-    run: (asks, state, runIo) =>
+    run: (asks, state, runIo, attempt) =>
       invokeStrict(
         core,
-        def,
+        g,
         checked.value,
         makeContext(req, scope, runIo, asks, state, core.forms.gate(def)),
+        attempt,
         (v) => promptResult(v),
         (e) => ProtocolError.invalidParams(e.message, e.data),
+        unknown,
         scope,
       ),
   });
@@ -196,23 +214,32 @@ export async function readResource(
     throw resourceNotFound(scope, uri);
   }
   const input = matched ? matched.variables : { uri };
+  const g: Guarded = {
+    def,
+    kind: fixed ? 'resource' : 'resourceTemplate',
+    method: 'resources/read',
+    target: uri,
+    pipe: core.pipelines.of(def),
+  };
   const outcome = await runWithAsks(core.engine, {
     method: 'resources/read',
     target: uri,
     params,
     scope,
     io,
-    run: (asks, state, runIo) =>
+    run: (asks, state, runIo, attempt) =>
       invokeStrict(
         core,
-        def,
+        g,
         input,
         makeContext(req, scope, runIo, asks, state, core.forms.gate(def)),
+        attempt,
         (v) => resourceResult(def, uri, v),
         (e) =>
           e instanceof NotFoundError
             ? resourceNotFound(scope, uri, e.message, e.data)
             : ProtocolError.invalidParams(e.message, e.data),
+        () => resourceNotFound(scope, uri),
         scope,
       ),
   });

@@ -1,0 +1,79 @@
+/** Runs a handler through its pipeline (guards, interceptors, filters) when it has one. */
+import type { Context } from '../../context/context';
+import { InputRequired } from '../../context/input-required-result';
+import type { HandlerSource } from '../../registry/definitions';
+import type { Pipeline, AttemptInfo, CallBase } from '../pipeline/pipeline';
+import type { HandlerKind } from '../pipeline/types';
+import type { RequestIO } from '../request-io';
+import type { RequestScope } from '../request-scope';
+import type { ServerCore } from '../server-core';
+
+export interface Guarded {
+  readonly def: { readonly source: HandlerSource; readonly owner: string };
+  readonly kind: HandlerKind;
+  readonly method: string;
+  readonly target: string;
+  readonly pipe: Pipeline | undefined;
+}
+
+function handlerOf(source: HandlerSource): Pick<CallBase, 'handlerClass' | 'handlerMethod'> {
+  return source.kind === 'method'
+    ? { handlerClass: source.cls, handlerMethod: source.method }
+    : { handlerClass: undefined, handlerMethod: undefined };
+}
+
+/** The handler's value: through the pipeline on a real attempt, straight otherwise (no pipeline, dry replay). */
+export function invokeGuarded(
+  core: ServerCore,
+  g: Guarded,
+  input: unknown,
+  ctx: Context,
+  attempt: AttemptInfo | undefined,
+): Promise<unknown> {
+  if (!g.pipe || !attempt) return core.invoker.invoke(g.def.source, input, ctx);
+  const base: CallBase = {
+    method: g.method,
+    kind: g.kind,
+    target: g.target,
+    arguments: input,
+    principal: ctx.principal,
+    era: ctx.era,
+    protocolVersion: ctx.protocolVersion,
+    context: ctx,
+    ...handlerOf(g.def.source),
+  };
+  return g.pipe.run(base, attempt, async () => {
+    // A returned InputRequired ends the round like a thrown one: interceptors see it as a signal.
+    const value = await core.invoker.invoke(g.def.source, input, ctx);
+    if (value instanceof InputRequired) throw value;
+    return value;
+  });
+}
+
+/**
+ * Before an argument error is answered: whether the guards let this caller know the item exists
+ * (a refused caller gets the unknown-name error instead). They see the raw arguments, no flow.
+ */
+export async function knownTo(g: Guarded, args: unknown, scope: RequestScope, io: RequestIO): Promise<boolean> {
+  if (!g.pipe || g.pipe.guards.length === 0) return true;
+  try {
+    return await g.pipe.visible(
+      {
+        phase: 'call',
+        method: g.method,
+        kind: g.kind,
+        target: g.target,
+        arguments: args,
+        principal: io.principal,
+        era: scope.era,
+        protocolVersion: scope.protocolVersion,
+        flow: undefined,
+        context: undefined,
+        ...handlerOf(g.def.source),
+      },
+      () => undefined,
+    );
+  } catch {
+    return false;
+  }
+}
