@@ -15,7 +15,7 @@ export const LAYERS = [
   ['errors'],
   ['metadata', 'schema'],
   ['decorators', 'config'],
-  ['registry', 'state'],
+  ['registry', 'state', 'telemetry'],
   ['context'],
   ['server'],
   ['app', 'transports'],

@@ -40,7 +40,8 @@ export {
 } from './server/server-options';
 export { RequestStateModule, REQUEST_STATE_OPTIONS } from './state/request-state-module';
 export { RequestStateOptions } from './state/request-state-options';
-export type { ServerLogger } from './server/server-logger';
+export type { ServerLogger, PinoLikeLogger } from './server/server-logger';
+export type { TelemetryOptions } from './telemetry/telemetry-options';
 export type { ReplayLintMode } from './server/replay-lint';
 export type { CacheHintOptions } from './config/cache-hint-options';
 export type { RequestStateKeyInput, SingleUseStore } from './state';

@@ -16,7 +16,7 @@ import { serverCapabilities } from '../server/capabilities';
 import { ContextServer } from '../server/context-server';
 import type { ServerEndpoint } from '../server/server-endpoint';
 import { Invoker } from '../server/invoker';
-import { stderrLogger } from '../server/server-logger';
+import { stderrLogger, toServerLogger } from '../server/server-logger';
 import { UndeclaredForms } from '../server/undeclared-forms';
 import { relayThroughBus, type BusRelay } from '../server/bus-relay';
 import { SHARED_STORES, type SharedStores } from '../server/shared-stores';
@@ -73,7 +73,7 @@ export class McpApplication {
       singleUseStore:
         requestState.singleUseStore ?? (requestState.singleUseRequestState ? shared?.singleUseStore : undefined),
     });
-    const logger = server.logger ?? stderrLogger;
+    const logger = server.logger ? toServerLogger(server.logger) : stderrLogger;
     this.server = new ContextServer(
       {
         info: this.info,

@@ -20,7 +20,7 @@ import { MODERN_VERSION, type Era } from '../protocol/versions';
 import { MissingInputHandlerError, RequestTimeoutError } from './errors';
 import { serverErrorOf } from './server-errors';
 import { declaredCapabilities, answerInput } from './input-handlers';
-import { modernHeaders, withLegacyMeta, withModernMeta } from './envelope';
+import { modernHeaders, withLegacyMeta, withModernMeta, withTraceContext } from './envelope';
 import type { ContextClientOptions, ProgressCallback } from './options';
 import { ToolCatalog } from './tool-catalog';
 import type { ClientTransport, InboundSink } from './transport';
@@ -96,7 +96,7 @@ export class ClientSession {
     const id = ++this.nextId;
     o.onId?.(id);
     const modern = this.era === 'modern';
-    const wireParams = modern
+    const wireParams = withTraceContext(modern
       ? withModernMeta(params, {
           protocolVersion: this.protocolVersion,
           capabilities: this.capabilities,
@@ -104,7 +104,7 @@ export class ClientSession {
           logLevel: this.logLevel,
           progressToken: o.progressToken,
         })
-      : withLegacyMeta(params, o.progressToken);
+      : withLegacyMeta(params, o.progressToken));
     const headers = modern && this.transport.kind === 'http' ? this.headersFor(method, params) : undefined;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: wireParams };
 

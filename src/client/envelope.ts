@@ -9,6 +9,8 @@ import {
 } from '../protocol/mcp-header';
 import { Meta, type LogLevel } from '../protocol/meta';
 import type { ClientCapabilities, Implementation } from '../protocol/types';
+import { otelApi } from '../telemetry/otel-api';
+import { activeTraceMeta } from '../telemetry/trace-context';
 
 export interface EnvelopeInput {
   protocolVersion: string;
@@ -36,6 +38,17 @@ export function withModernMeta(params: JsonObject, e: EnvelopeInput): JsonObject
 export function withLegacyMeta(params: JsonObject, progressToken?: string | number): JsonObject {
   if (progressToken === undefined) return params;
   return { ...params, _meta: { ...((params._meta as JsonObject | undefined) ?? {}), progressToken } };
+}
+
+/**
+ * The active span's W3C trace context in `_meta` (`traceparent`, `tracestate`) when
+ * `@opentelemetry/api` is installed and a span is active; a `traceparent` the caller set is kept.
+ */
+export function withTraceContext(params: JsonObject): JsonObject {
+  const own = params._meta as JsonObject | undefined;
+  if (own?.traceparent !== undefined) return params;
+  const trace = activeTraceMeta(otelApi());
+  return trace ? { ...params, _meta: { ...own, ...trace } } : params;
 }
 
 /** `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` mirrors of a tool's arguments. */

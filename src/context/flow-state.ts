@@ -27,6 +27,8 @@ export interface FlowState {
   reasks: Record<string, number>;
   /** This round's number: 1 for a request without requestState, then one more per round. */
   round: number;
+  /** Telemetry only (sealed when a tracer is live): the flow's first span, as 50 hex characters. */
+  firstSpan?: string;
 }
 
 /** This round's `inputResponses` that may answer an ask: key → the question they answer and the raw answer. */

@@ -7,6 +7,7 @@ import { withRefusalReason, type Ask } from './asks';
 import { legacyFeatures, type LegacyVersion } from '../protocol/versions';
 import { legacyAskParams } from './legacy-ask-shapes';
 import type { LowLevelInput } from './input-required-result';
+import { answerOutcome, type AskObserver } from '../telemetry/conventions';
 
 /** Sends one request to the client and resolves with its result (rejects on error, abort or timeout). */
 export type ClientRequester = (
@@ -26,6 +27,17 @@ export interface LegacyAskOptions {
   /** How many times an invalid answer is asked again before giving up. */
   maxReasks: number;
   pauseMs: number;
+  /** Telemetry, when live: the request's trace context for each ask's `_meta`, and what to report. */
+  telemetry?: LegacyAskTelemetry;
+}
+
+export interface LegacyAskTelemetry {
+  /** `traceparent` / `tracestate` of the request's span. */
+  traceMeta?: Record<string, string>;
+  /** Each ask's kind, key (its method on legacy) and outcome; never the answer. */
+  observe: AskObserver;
+  /** An ask sent (+1) or settled (-1). */
+  pending: (delta: 1 | -1) => void;
 }
 
 export class LegacyAskPort implements AskPort {
@@ -52,7 +64,10 @@ export class LegacyAskPort implements AskPort {
         `The client did not declare the ${describe(ask.requires)} capability at initialize, so this request cannot ask it for input.`,
       );
     }
-    const params = legacyAskParams(ask, this.options.protocolVersion, capabilities);
+    const params = withTraceMeta(
+      legacyAskParams(ask, this.options.protocolVersion, capabilities),
+      this.options.telemetry?.traceMeta,
+    );
     if (!requester) {
       throw new FrameworkError(
         'OMC_ASK_UNAVAILABLE',
@@ -64,12 +79,31 @@ export class LegacyAskPort implements AskPort {
       // A re-ask says why the last answer was refused, as on 2026.
       const sent =
         attempt === 0 ? params : withRefusalReason({ method: ask.request.method, params }, lastReason).params;
-      const response = await requester(ask.request.method, sent, { signal, timeoutMs: ask.timeoutMs ?? timeoutMs });
+      const response = await this.send(ask, sent, { signal, timeoutMs: ask.timeoutMs ?? timeoutMs });
       const decoded = ask.decode(response);
-      if (decoded.ok) return decoded.value;
+      if (decoded.ok) {
+        this.options.telemetry?.observe(ask.kind, ask.key ?? ask.request.method, answerOutcome(decoded.kept));
+        return decoded.value;
+      }
       lastReason = decoded.reason;
     }
     throw new FrameworkError('OMC_ASK_INVALID_ANSWER', `The client's answers were invalid: ${lastReason}`);
+  }
+
+  /** One request on the held connection, counted as pending while it waits when telemetry is live. */
+  private async send(ask: Ask<unknown>, params: JsonObject, o: { signal: AbortSignal; timeoutMs: number }) {
+    const requester = this.options.requester!;
+    const telemetry = this.options.telemetry;
+    if (!telemetry) return requester(ask.request.method, params, o);
+    telemetry.pending(1);
+    try {
+      return await requester(ask.request.method, params, o);
+    } catch (e) {
+      telemetry.observe(ask.kind, ask.key ?? ask.request.method, 'error');
+      throw e;
+    } finally {
+      telemetry.pending(-1);
+    }
   }
 
   async once<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
@@ -88,6 +122,12 @@ export class LegacyAskPort implements AskPort {
       }, { once: true });
     });
   }
+}
+
+/** The request's trace context in the ask's `_meta` (its own `_meta` keys kept). */
+function withTraceMeta(params: JsonObject, traceMeta: Record<string, string> | undefined): JsonObject {
+  if (!traceMeta) return params;
+  return { ...params, _meta: { ...((params._meta as JsonObject | undefined) ?? {}), ...traceMeta } };
 }
 
 function revisionLacks(kind: Ask<unknown>['kind'], v: LegacyVersion): string | undefined {

@@ -8,6 +8,7 @@ import { ANY_QUESTION, hasKey, type FlowState, type IncomingAnswers } from './fl
 import { fenced } from './effect-watch';
 import { InputRequiredSignal, type PendingAsk } from './input-required';
 import type { LowLevelInput } from './input-required-result';
+import { answerOutcome, type AskObserver } from '../telemetry/conventions';
 
 /** Where `ctx.once` outcomes are looked up and recorded (the engine backs it with the flow store). */
 export interface OnceLedger {
@@ -41,6 +42,8 @@ export class ReplayAskPort implements AskPort {
     private readonly incoming: IncomingAnswers,
     private readonly maxReasks: number,
     readonly input?: LowLevelInput,
+    /** Telemetry: each answer taken from this round's responses (kind, key, outcome; never the answer). */
+    private readonly observe?: AskObserver,
   ) {}
 
   ask<T>(ask: Ask<T>): Promise<T> {
@@ -63,6 +66,7 @@ export class ReplayAskPort implements AskPort {
     delete this.incoming[key];
     const decoded = ask.decode(answer.answer);
     if (decoded.ok) {
+      this.observe?.(ask.kind, key, answerOutcome(decoded.kept));
       this.flow.answers[key] = { question: fingerprint, answer: decoded.kept };
       delete this.flow.reasks[key];
       return Promise.resolve(decoded.value);

@@ -1,7 +1,8 @@
 /**
  * The compact form of a flow inside requestState (short keys keep the token small):
  * `i` id, `a` answers (`f` question fingerprint, `r` answer), `p` asked, `s` ctx.state,
- * `u` the handler's own state, `o` once outcomes (`once:<key>` → `{ v }`), `x` re-asks, `n` the round that sealed it.
+ * `u` the handler's own state, `o` once outcomes (`once:<key>` → `{ v }`), `x` re-asks, `n` the round that sealed it,
+ * `t` the first round's span context (telemetry: trace id, span id, flags as 50 hex characters).
  */
 import { dict, emptyFlow, isRecord, type FlowState } from './flow-state';
 
@@ -14,6 +15,7 @@ export interface SealedFlow {
   o: Record<string, { v?: unknown }>;
   x: Record<string, number>;
   n?: number;
+  t?: string;
 }
 
 const ONCE_PREFIX = 'once:';
@@ -31,6 +33,7 @@ export function toSealedFlow(flow: FlowState): SealedFlow {
   for (const [k, v] of Object.entries(flow.answers)) sealed.a[k] = { f: v.question, r: v.answer };
   if (flow.handlerState !== undefined) sealed.u = flow.handlerState;
   for (const [k, v] of Object.entries(flow.onces)) sealed.o[ONCE_PREFIX + k] = 'value' in v ? { v: v.value } : {};
+  if (flow.firstSpan !== undefined) sealed.t = flow.firstSpan;
   return sealed;
 }
 
@@ -52,6 +55,7 @@ export function readFlow(payload: unknown): FlowState | undefined {
     if (isRecord(v) && typeof v.f === 'string') flow.answers[k] = { question: v.f, answer: v.r };
   }
   if (typeof payload.u === 'string') flow.handlerState = payload.u;
+  if (typeof payload.t === 'string') flow.firstSpan = payload.t;
   // The round that sealed it (a token without one counts as round 1).
   if (Number.isSafeInteger(payload.n) && (payload.n as number) > 0) flow.round = payload.n as number;
   for (const [k, v] of Object.entries(payload.p)) if (typeof v === 'string') flow.asked[k] = v;

@@ -23,6 +23,10 @@ import type { ServerLogger } from './server-logger';
 import type { ContextServerOptions } from './server-options';
 import type { FlowStore, RequestStateCodec } from '../state';
 import type { AttemptInfo } from './pipeline/pipeline';
+import type { RequestTelemetry } from '../telemetry/request-telemetry';
+import { askKindOf } from '../telemetry/conventions';
+import { telemetryOf } from './request-telemetry-of';
+import type { InputRequest } from '../protocol/types';
 
 /** The slice of the requestState codec the engine uses. */
 export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open' | 'fingerprint'>;
@@ -60,6 +64,8 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
   if (r.scope.era === 'legacy') return { kind: 'complete', value: await runLegacy(deps, r) };
   const round = await openRound(deps, r);
   const hold = new FlowHold(deps, round.flow, () => r.io.signal);
+  const telemetry = telemetryOf(r.scope);
+  if (telemetry && round.continues) telemetry.continueFlow(hold.flowId, round.flow.firstSpan);
   if (round.continues) {
     // Claim before running anything: a flow that completed answers with its first result.
     const done = await hold.claim();
@@ -75,6 +81,7 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
 /** One attempt of a 2026 round, with the flow held. */
 async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, hold: FlowHold): Promise<Outcome<T>> {
   const { flow, incoming, lowLevel } = round;
+  const telemetry = telemetryOf(r.scope);
   const lint = deps.replayLint === 'off' ? undefined : new DryReplay(flow, incoming, lowLevel, hold.ledger(flow));
   const port = new ReplayAskPort(
     flow,
@@ -83,6 +90,7 @@ async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, h
     incoming,
     deps.maxReasks,
     lowLevel,
+    telemetry && ((kind, key, outcome) => telemetry.ask(kind, key, outcome)),
   );
   const state = new StateBag(flow.state);
   const info: AttemptInfo = { round: flow.round, completes: () => port.pending.length === 0 };
@@ -96,14 +104,15 @@ async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, h
   if (!attempt.ok && attempt.error instanceof InputRequired) {
     const requests = lowLevelRequests(attempt.error, r.scope.clientCapabilities);
     await hold.claim();
-    return {
-      kind: 'input_required',
-      result: sealLowLevel(deps.sealer, round, requests, attempt.error.requestState, state),
-    };
+    if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
+    const result = sealLowLevel(deps.sealer, round, requests, attempt.error.requestState, state);
+    telemetry?.sealed((result.requestState as string).length);
+    return { kind: 'input_required', result };
   }
   if (port.pending.length === 0) {
     if (!attempt.ok) throw attempt.error;
     await hold.complete(attempt.value);
+    if (round.continues) telemetry?.flowCompleted(flow.round);
     return { kind: 'complete', value: attempt.value };
   }
   if (lint) {
@@ -118,7 +127,21 @@ async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, h
   // A new flow is registered once it needs a next round (so a full store refuses it now).
   await hold.claim();
   port.markPausesAnswered();
-  return { kind: 'input_required', result: sealPending(deps.sealer, round, port.pending, state) };
+  if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
+  const result = sealPending(deps.sealer, round, port.pending, state);
+  telemetry?.sealed((result.requestState as string).length);
+  return { kind: 'input_required', result };
+}
+
+/** A round that needs another: round 1 starts the flow's trace; every ask sent is an event. */
+function traceNextRound(
+  telemetry: RequestTelemetry,
+  round: OpenedRound,
+  hold: FlowHold,
+  asked: readonly (readonly [string, InputRequest | undefined])[],
+): void {
+  if (!round.continues) round.flow.firstSpan = telemetry.startFlow(hold.flowId);
+  for (const [key, request] of asked) telemetry.ask(askKindOf(request), key, 'asked');
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };

@@ -36,6 +36,10 @@ import { readModernEnvelope, type RequestScope } from './request-scope';
 import type { ServerCore } from './server-core';
 import { thrownDetail } from './server-logger';
 import { StoreUnavailableError } from '../state/store-unavailable';
+import { ServerTelemetry } from '../telemetry/server-telemetry';
+import type { RequestTelemetry } from '../telemetry/request-telemetry';
+import { replyFacts } from './reply-facts';
+import { attachTelemetry } from './request-telemetry-of';
 
 type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Promise<JsonObject | Outcome<JsonObject>>;
 
@@ -53,6 +57,7 @@ export class ContextServer implements ServerEndpoint {
   private readonly shared: ReadonlyMap<string, Handler>;
   private readonly serverInfoMeta: JsonObject;
   private readonly listens: ListenQuota;
+  private readonly telemetry: ServerTelemetry;
 
   /**
    * `deployment`: what the application knows of the requestState key and the flow store (either module may set them).
@@ -75,6 +80,11 @@ export class ContextServer implements ServerEndpoint {
     });
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
     this.listens = new ListenQuota(c.options);
+    const info = c.logger.info;
+    this.telemetry = new ServerTelemetry(
+      c.options.telemetry,
+      c.options.telemetry.accessLog && info ? (detail, message) => info.call(c.logger, message, detail) : undefined,
+    );
     this.shared = new Map<string, Handler>([
       ['tools/list', (r, s, io) => listTools(c, r, s, io)],
       ['prompts/list', (r, s, io) => listPrompts(c, r, s, io)],
@@ -89,7 +99,12 @@ export class ContextServer implements ServerEndpoint {
 
   /** Not async: a listen opens synchronously, and the hot path hands back handleModern's own promise. */
   dispatchModern(req: JsonRpcRequest, io: RequestIO): ListenStream | Promise<Reply> {
-    if (req.method !== 'subscriptions/listen') return this.handleModern(req, io);
+    if (req.method !== 'subscriptions/listen') {
+      if (!this.telemetry.on) return this.handleModern(req, io);
+      const origin = { era: 'modern' as const, protocolVersion: modernVersionOf(req), transport: io.transport };
+      const t = this.telemetry.begin(req, origin);
+      return t ? observed(t, () => this.handleModern(req, io, t)) : this.handleModern(req, io);
+    }
     const envelope = checkEnvelope(req.params);
     if (envelope.kind === 'missing') return Promise.resolve(missingEnvelope(req, envelope.message));
     try {
@@ -100,7 +115,14 @@ export class ContextServer implements ServerEndpoint {
   }
 
   dispatchLegacy(req: JsonRpcRequest, session: LegacySession, io: RequestIO): Promise<Reply> {
-    return this.handleLegacy(req, session, io);
+    if (!this.telemetry.on) return this.handleLegacy(req, session, io);
+    const t = this.telemetry.begin(req, {
+      era: 'legacy',
+      protocolVersion: req.method === 'initialize' ? undefined : session.protocolVersion,
+      transport: io.transport,
+      sessionId: session.id,
+    });
+    return t ? observed(t, () => this.handleLegacy(req, session, io, t)) : this.handleLegacy(req, session, io);
   }
 
   legacyNotification(n: JsonRpcNotification, session: LegacySession): void {
@@ -120,7 +142,14 @@ export class ContextServer implements ServerEndpoint {
    * closing it (gracefully or not) frees the slot.
    */
   private openListen(req: JsonRpcRequest, principalId: string | undefined): ListenStream {
-    const release = this.listens.take(principalId);
+    const taken = this.listens.take(principalId);
+    this.telemetry.listenStreams(1);
+    let released = false;
+    const release = () => {
+      taken();
+      if (!released) this.telemetry.listenStreams(-1);
+      released = true;
+    };
     try {
       const sub = openSubscription(this.core.registry, req, this.core.info, this.core.options.maxUriLength);
       let ended: JsonRpcResponse | undefined;
@@ -156,11 +185,12 @@ export class ContextServer implements ServerEndpoint {
   }
 
   /** A 2026-07-28 request: envelope validated, result carries resultType, serverInfo and cache hints. */
-  async handleModern(req: JsonRpcRequest, io: RequestIO): Promise<Reply> {
+  async handleModern(req: JsonRpcRequest, io: RequestIO, telemetry?: RequestTelemetry): Promise<Reply> {
     try {
       const envelope = checkEnvelope(req.params);
       if (envelope.kind === 'missing') return missingEnvelope(req, envelope.message);
       const scope = readModernEnvelope(req.params, envelope);
+      if (telemetry) attachTelemetry(scope, telemetry);
       const handler = req.method === 'server/discover' ? async () => discover(this.core) : this.shared.get(req.method);
       if (!handler) throw ProtocolError.methodNotFound(req.method);
       const produced = await handler(req, scope, io);
@@ -171,7 +201,12 @@ export class ContextServer implements ServerEndpoint {
   }
 
   /** A legacy request on a session (stdio, HTTP session, or a throwaway one for stateless HTTP). */
-  async handleLegacy(req: JsonRpcRequest, session: LegacySession, io: RequestIO): Promise<Reply> {
+  async handleLegacy(
+    req: JsonRpcRequest,
+    session: LegacySession,
+    io: RequestIO,
+    telemetry?: RequestTelemetry,
+  ): Promise<Reply> {
     try {
       let result: JsonObject;
       switch (req.method) {
@@ -191,7 +226,9 @@ export class ContextServer implements ServerEndpoint {
         default: {
           const handler = this.shared.get(req.method);
           if (!handler) throw ProtocolError.methodNotFound(req.method);
-          const produced = await handler(req, session.scope(req.params), io);
+          const scope = session.scope(req.params);
+          if (telemetry) attachTelemetry(scope, telemetry);
+          const produced = await handler(req, scope, io);
           result = withoutResultType(
             !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result,
           );
@@ -275,6 +312,20 @@ export class ContextServer implements ServerEndpoint {
     const message = e instanceof StoreUnavailableError ? StoreUnavailableError.clientMessage : 'Internal error';
     return { kind: 'reply', message: failure(req.id, -32603, message) };
   }
+}
+
+/** Runs a request with its span active and ends the span with the reply. */
+async function observed(t: RequestTelemetry, handle: () => Promise<Reply>): Promise<Reply> {
+  const reply = await t.run(handle);
+  t.end(replyFacts(reply.message));
+  return reply;
+}
+
+/** The revision a 2026 request names in `_meta` (as sent: the span records what the client asked for). */
+function modernVersionOf(req: JsonRpcRequest): string | undefined {
+  const meta = req.params?._meta;
+  const v = typeof meta === 'object' && meta !== null ? (meta as JsonObject)[Meta.protocolVersion] : undefined;
+  return typeof v === 'string' && v.length <= 32 ? v : undefined;
 }
 
 /** A missing envelope field is -32602, whose status is otherwise 200: over HTTP this one is 400. */

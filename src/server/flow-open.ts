@@ -8,7 +8,8 @@ import type { LowLevelInput } from '../context/input-required-result';
 import { ErrorCode } from '../protocol/error-codes';
 import { ProtocolError } from '../errors/protocol-error';
 import type { AskRun, EngineDeps } from './ask-engine';
-import type { StateBinding } from '../state';
+import { telemetryOf } from './request-telemetry-of';
+import { StateRefusal, type StateBinding } from '../state';
 
 /** The one wire error for every refused requestState (the reason goes to the server log only). */
 export function stateRefused(): ProtocolError {
@@ -53,6 +54,8 @@ export async function openRound<T>(deps: EngineDeps, r: AskRun<T>): Promise<Open
     flow.round += 1;
     flowStartedAt = opened.flowStartedAt;
   } catch (e) {
+    // A refusal's reason, never its payload; anything else (a payload of the wrong shape) is `malformed`.
+    telemetryOf(r.scope)?.refused(e instanceof StateRefusal ? e.reason : 'malformed');
     deps.logger.warn('requestState refused', {
       reason: (e as { reason?: string }).reason ?? (e as Error).message,
       method: r.method,

@@ -11,6 +11,7 @@ import { FrameworkError } from '../errors/framework-error';
 import { ProtocolError } from '../errors/protocol-error';
 import type { LegacyVersion } from '../protocol/versions';
 import type { AskRun, EngineDeps } from './ask-engine';
+import { telemetryOf } from './request-telemetry-of';
 
 export async function runLegacy<T>(deps: EngineDeps, r: AskRun<T>): Promise<T> {
   const port = new LegacyAskPort({
@@ -21,6 +22,7 @@ export async function runLegacy<T>(deps: EngineDeps, r: AskRun<T>): Promise<T> {
     timeoutMs: deps.legacyAskTimeoutMs,
     maxReasks: deps.maxReasks,
     pauseMs: deps.pauseMs,
+    telemetry: telemetryOf(r.scope)?.legacyAsks(),
   });
   const state = new StateBag();
   for (let round = 1; ; round++) {

@@ -9,6 +9,8 @@ export interface RequestIO {
   /** Delivers a notification related to this request (its SSE stream, or the stdio connection). */
   notify(message: JsonRpcNotification): void;
   principal?: Principal;
+  /** How the request arrived (telemetry's `network.transport`). */
+  transport?: 'http' | 'stdio' | 'memory';
   /**
    * Legacy sessions: delivers a notification that may come after this request finished (2025-11-25
    * `notifications/elicitation/complete`): on the request's stream while it is open, then on the

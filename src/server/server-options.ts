@@ -9,9 +9,10 @@ import type { FlowStore } from '../state/flow-store';
 import { HasMethods, IsFunction } from '../config/option-rules';
 import { validateOptions } from '../config/validate-options';
 import type { ReplayLintMode } from './replay-lint';
-import type { ServerLogger } from './server-logger';
+import type { PinoLikeLogger, ServerLogger } from './server-logger';
+import { TelemetryOptions } from '../telemetry/telemetry-options';
 
-export { CacheHintOptions };
+export { CacheHintOptions, TelemetryOptions };
 
 /** Credentials a transport found on a request, for the authentication hook. */
 export interface AuthRequest {
@@ -80,21 +81,27 @@ export class ContextServerOptions extends RequestStateOptions {
    * the request (the test kit turns this on), 'off' (default) costs nothing.
    */
   @IsIn(['off', 'warn', 'error']) replayLint: ReplayLintMode = 'off';
-  /** Server diagnostics (refusal reasons, warnings). Defaults to stderr. */
-  @IsOptional() @HasMethods('warn', 'error') logger?: ServerLogger;
+  /**
+   * Server diagnostics (refusal reasons, warnings) and the opt-in access log. Defaults to stderr. A
+   * pino-compatible logger (`logger.warn(obj, msg)`, recognised by its `child()` and `levels`) is adapted.
+   */
+  @IsOptional() @HasMethods('warn', 'error') logger?: ServerLogger | PinoLikeLogger;
+  /** Traces, metrics and the access log (docs/telemetry.md). */
+  @ValidateNested() @Type(() => TelemetryOptions) telemetry: TelemetryOptions = new TelemetryOptions();
 }
 
 /** What `ContextServerModule.configure` takes: every option optional, cache hints partial too. */
-export type ContextServerInit = Partial<Omit<ContextServerOptions, 'listCache' | 'readCache'>> & {
+export type ContextServerInit = Partial<Omit<ContextServerOptions, 'listCache' | 'readCache' | 'telemetry'>> & {
   listCache?: Partial<CacheHintOptions>;
   readCache?: Partial<CacheHintOptions>;
+  telemetry?: Partial<TelemetryOptions>;
 };
 
 /** Validates and freezes server options: unknown keys, each field's rules, the requestState cross-checks. */
 export function resolveServerOptions(input: unknown): Readonly<ContextServerOptions> {
   return validateOptions(ContextServerOptions, input, {
     label: 'ContextServerOptions',
-    nested: { listCache: CacheHintOptions, readCache: CacheHintOptions },
+    nested: { listCache: CacheHintOptions, readCache: CacheHintOptions, telemetry: TelemetryOptions },
     checks: requestStateProblems,
   });
 }

@@ -26,6 +26,8 @@ export const MAX_BATCH = 100;
 
 export interface ConnectionOptions {
   principal?: Principal;
+  /** What carries the messages (telemetry's `network.transport`); in-memory unless stdio says so. */
+  transport?: 'stdio' | 'memory';
 }
 
 export class MessageConnection {
@@ -162,6 +164,7 @@ export class MessageConnection {
           if (!controller.signal.aborted) this.write(n);
         },
         principal: this.options.principal,
+        transport: this.options.transport ?? 'memory',
         requester: era === 'legacy' ? this.outbound.requester((r) => this.write(r)) : undefined,
         // One channel for the whole connection: a late notification goes where the request's went.
         notifySession: era === 'legacy' ? (n: JsonRpcNotification) => void (this.closed || this.write(n)) : undefined,

@@ -27,7 +27,7 @@ export async function serveStdio(app: EndpointHost, init: Partial<StdioOptions> 
   const connection = new MessageConnection(
     app.endpoint,
     (m) => output.write(JSON.stringify(m) + '\n'),
-    { principal },
+    { principal, transport: 'stdio' },
   );
   const splitter = new LineSplitter(
     options.maxFrameBytes,

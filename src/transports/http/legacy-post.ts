@@ -78,7 +78,12 @@ export async function legacyInitialize(
   }
   const session = typeof fleet === 'string' ? fleet : ctx.sessions.create(ex.principal?.id, fleet);
   if (typeof session === 'string') return sendSessionRefusal(ctx, session, req, res, ex);
-  const io: RequestIO = { signal: new AbortController().signal, notify: () => undefined, principal: ex.principal };
+  const io: RequestIO = {
+    signal: new AbortController().signal,
+    notify: () => undefined,
+    principal: ex.principal,
+    transport: 'http',
+  };
   const reply = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session.legacy, io));
   if (!('result' in reply.message)) ctx.sessions.delete(session.id);
   const headers =
@@ -141,6 +146,7 @@ export async function sessionRequest(
   session.streams.set(streamId, reply);
   registerStreamCloser(controller.signal, () => reply.detach());
   const io: RequestIO = {
+    transport: 'http',
     signal: controller.signal,
     notify: (n) => {
       if (!controller.signal.aborted) reply.push(n);
@@ -182,7 +188,12 @@ export async function statelessRequest(
   const reply = new ReplyStream(res, { headers: ex.responseHeaders });
   // Nobody can resume this stream, so a client that leaves cancels.
   res.onGone(() => controller.abort(new Error('The client closed the response stream')));
-  const io: RequestIO = { signal: controller.signal, notify: (n) => reply.push(n), principal: ex.principal };
+  const io: RequestIO = {
+    signal: controller.signal,
+    notify: (n) => reply.push(n),
+    principal: ex.principal,
+    transport: 'http',
+  };
   const answer = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session, io), controller);
   if (!controller.signal.aborted) await reply.finish(answer.message, replyStatus(answer, 'legacy'));
 }
@@ -229,6 +240,7 @@ export async function legacyBatch(
       const controller = new AbortController();
       http?.inflight.set(req.id, controller);
       const io: RequestIO = {
+        transport: 'http',
         signal: controller.signal,
         notify: (n) => http?.getStream?.push(n),
         principal: ex.principal,

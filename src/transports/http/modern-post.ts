@@ -40,6 +40,7 @@ export async function modernRequest(
   const reply = new ReplyStream(res, { headers: ex.responseHeaders });
   res.onGone(() => cancel(new Error('The client closed the response stream')));
   const io = {
+    transport: 'http' as const,
     get signal() {
       return (controller ??= new AbortController()).signal;
     },
