@@ -49,7 +49,9 @@ const key = randomBytes(32);
 const app = makeApp([Trip], { requestStateKey: key });
 
 const answers = (params: { message: string }) =>
-  params.message === 'Where to?' ? { action: 'decline' as const } : { action: 'accept' as const, content: { name: 'Ada' } };
+  params.message === 'Where to?'
+    ? { action: 'decline' as const }
+    : { action: 'accept' as const, content: { name: 'Ada' } };
 
 test('a three-round flow yields three spans with one flow id, links to the first, asks as events', async () => {
   const client = await ContextClient.connect({ app }, { elicitation: answers, protocolVersion: '2026-07-28' });
@@ -90,7 +92,8 @@ test('a three-round flow yields three spans with one flow id, links to the first
     expect(later.links.map((l) => l.context.spanId)).toEqual([first.spanContext().spanId]);
   }
   const events = rounds.map((s) => s.events.map((e) => e.attributes));
-  expect(events[0]).toEqual([{ 'mcp.ask.kind': 'elicitation', 'mcp.ask.key': 'user_name', 'mcp.ask.outcome': 'asked' }]);
+  const asked = { 'mcp.ask.kind': 'elicitation', 'mcp.ask.key': 'user_name', 'mcp.ask.outcome': 'asked' };
+  expect(events[0]).toEqual([asked]);
   expect(events[1]).toEqual([
     { 'mcp.ask.kind': 'elicitation', 'mcp.ask.key': 'user_name', 'mcp.ask.outcome': 'accept' },
     { 'mcp.ask.kind': 'elicitation', 'mcp.ask.key': 'city', 'mcp.ask.outcome': 'asked' },
