@@ -19,7 +19,7 @@ export const LAYERS = [
   ['context'],
   ['server'],
   ['app', 'transports'],
-  ['adapters', 'client', 'redis'],
+  ['adapters', 'client', 'redis', 'auth'],
   ['testing'],
   ['cli'],
   ['root'],

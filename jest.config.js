@@ -6,7 +6,10 @@ module.exports = {
   setupFiles: ['<rootDir>/test/setup.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }],
+    // jose ships ESM only (Node's require(esm) loads it in the CJS build); jest's own loader needs it as CommonJS.
+    '^.+/node_modules/jose/.+\\.js$': '<rootDir>/test/esm-transform.js',
   },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleNameMapper: {
     '^onemodelcontext$': '<rootDir>/src/index.ts',
     '^onemodelcontext/(express|fastify|fetch)$': '<rootDir>/src/adapters/$1.ts',

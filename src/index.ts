@@ -70,6 +70,19 @@ export type {
 } from './server/pipeline/types';
 export { StoreUnavailableError } from './state/store-unavailable';
 export { SHARED_STORES, type SharedStores } from './server/shared-stores';
+
+// OAuth protected resource (issue 17)
+export { OAuthResourceModule, OAUTH_RESOURCE_OPTIONS, type OAuthResourceInit } from './auth/oauth-module';
+export { OAuthResourceOptions, IntrospectionOptions, DEFAULT_TOKEN_ALGORITHMS } from './auth/oauth-options';
+export { InvalidTokenError, type TokenVerifier, type VerifiedToken } from './auth/token-verifier';
+export { oauthPrincipal, grantedScopes, type OAuthPrincipal } from './auth/oauth-principal';
+export {
+  RESOURCE_SERVER,
+  type ResourceServer,
+  type BearerChallenge,
+  type TokenOutcome,
+  type TokenRefusal,
+} from './server/resource-server';
 export type { NotificationBus, NotificationBusEvent, NotificationBusListener } from './server/notification-bus';
 export type { ListKind, RegistryEvent } from './registry/registry';
 export { MemoryFlowStore } from './state/memory-flow-store';

@@ -8,7 +8,8 @@ import type { EndpointHost } from '../server/server-endpoint';
 import { hostPolicy } from '../transports/http/host-guard';
 import { HttpEndpoint } from '../transports/http/http-endpoint';
 import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
-import { nodeHandlerFor, type HttpEndpointHandle } from '../transports/http/node-handler';
+import { nodeResponseSink } from '../transports/http/node-exchange';
+import { nodeHandlerFor, pathOf, type HttpEndpointHandle } from '../transports/http/node-handler';
 
 export type McpExpressMiddleware = ((req: Request, res: Response, next: NextFunction) => void) & {
   readonly endpoint: HttpEndpointHandle;
@@ -19,7 +20,13 @@ export function mcpExpress(app: EndpointHost, options: Partial<HttpOptions> = {}
   const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts));
   const handle = nodeHandlerFor(endpoint, { matchPath: false });
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
-    if (req.path !== opts.path) return next();
+    if (req.path !== opts.path) {
+      // Protected resource metadata lives at the host root: mount the middleware at the root to serve it.
+      const path = pathOf(req.originalUrl);
+      if (!endpoint.servesMetadataAt(path)) return next();
+      endpoint.answerOtherPath(req.method, path, req.headers, nodeResponseSink(res));
+      return;
+    }
     // A body parser in front already consumed the stream: take its result; otherwise read it ourselves.
     const parsed = req.readableEnded && req.body !== undefined ? req.body : undefined;
     handle(req, res, parsed);

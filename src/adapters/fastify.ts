@@ -8,6 +8,7 @@ import type { EndpointHost } from '../server/server-endpoint';
 import { hostPolicy } from '../transports/http/host-guard';
 import { HttpEndpoint } from '../transports/http/http-endpoint';
 import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
+import { nodeResponseSink } from '../transports/http/node-exchange';
 import { nodeHandlerFor, type HttpEndpointHandle } from '../transports/http/node-handler';
 
 export type McpFastifyPlugin = FastifyPluginAsync & { readonly endpoint: HttpEndpointHandle };
@@ -28,6 +29,18 @@ export function mcpFastify(app: EndpointHost, options: Partial<HttpOptions> = {}
         handle(request.raw, reply.raw);
       },
     });
+    // Protected resource metadata (an OAuth resource only): register the plugin without a prefix to serve it
+    // at the root.
+    for (const path of endpoint.metadataPaths) {
+      fastify.route({
+        method: ['GET', 'OPTIONS'],
+        url: path,
+        handler: (request, reply) => {
+          reply.hijack();
+          endpoint.answerOtherPath(request.method, path, request.raw.headers, nodeResponseSink(reply.raw));
+        },
+      });
+    }
   };
   return Object.assign(plugin, { endpoint });
 }

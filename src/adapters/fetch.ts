@@ -18,10 +18,16 @@ export function createFetchHandler(app: EndpointHost, options: Partial<HttpOptio
   const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts));
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    if (url.pathname !== opts.path) return new Response(null, { status: 404 });
+    const other = url.pathname !== opts.path;
+    if (other && !endpoint.servesMetadataAt(url.pathname)) return new Response(null, { status: 404 });
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
     headers.host ??= url.host;
+    if (other) {
+      let metadata!: Response;
+      endpoint.answerOtherPath(request.method, url.pathname, headers, fetchSink(request, (r) => (metadata = r)));
+      return metadata;
+    }
     const view: HttpRequestView = {
       method: request.method,
       headers,

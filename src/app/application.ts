@@ -20,6 +20,7 @@ import { stderrLogger, toServerLogger } from '../server/server-logger';
 import { UndeclaredForms } from '../server/undeclared-forms';
 import { relayThroughBus, type BusRelay } from '../server/bus-relay';
 import { SHARED_STORES, type SharedStores } from '../server/shared-stores';
+import { RESOURCE_SERVER } from '../server/resource-server';
 import type { Context } from '../context/context';
 import { validateOptions } from '../config/validate-options';
 import { ApplicationOptions, identityOf } from './application-options';
@@ -93,7 +94,13 @@ export class McpApplication {
         shared,
         pipelines,
       },
-      { ephemeralStateKey: this.hasEphemeralStateKey, processLocalFlowStore: this.hasProcessLocalFlowStore },
+      {
+        ephemeralStateKey: this.hasEphemeralStateKey,
+        processLocalFlowStore: this.hasProcessLocalFlowStore,
+        resourceServer: this.container.isRegistered(RESOURCE_SERVER)
+          ? this.container.resolve(RESOURCE_SERVER)
+          : undefined,
+      },
     );
     keepDispatcher(this, this.server);
     this.busRelay = shared?.notificationBus && relayThroughBus(this.registry, shared.notificationBus, logger);

@@ -64,12 +64,13 @@ export class ContextServer implements ServerEndpoint {
    */
   constructor(
     readonly core: ServerCore,
-    deployment: Pick<EndpointSettings, 'ephemeralStateKey' | 'processLocalFlowStore'>,
+    deployment: Pick<EndpointSettings, 'ephemeralStateKey' | 'processLocalFlowStore' | 'resourceServer'>,
   ) {
     const c = core;
     this.settings = Object.freeze({
       logger: c.logger,
       authenticate: c.options.authenticate,
+      resourceServer: deployment.resourceServer,
       maxPendingAsksPerSession: c.options.maxPendingAsksPerSession,
       ephemeralStateKey: deployment.ephemeralStateKey,
       processLocalFlowStore: deployment.processLocalFlowStore,

@@ -4,6 +4,7 @@
  * on this interface, never on the application that builds it.
  */
 import type { Authenticate } from './server-options';
+import type { ResourceServer } from './resource-server';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc';
 import type { HeaderParam } from '../protocol/mcp-header';
 import type { LegacySession } from './legacy-session';
@@ -43,6 +44,11 @@ export interface ListenStream {
 export interface EndpointSettings {
   readonly logger: ServerLogger;
   readonly authenticate?: Authenticate;
+  /**
+   * The OAuth protected resource (`OAuthResourceModule`): over HTTP it verifies bearer tokens in
+   * place of `authenticate` and serves the metadata document.
+   */
+  readonly resourceServer?: ResourceServer;
   /** Server-to-client requests one legacy session may have pending. */
   readonly maxPendingAsksPerSession: number;
   /** No `requestStateKey` was set: sealed state does not survive a restart nor cross instances. */

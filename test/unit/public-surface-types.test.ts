@@ -36,6 +36,7 @@ test('src/index.ts exports exactly these types', () => {
     'AuthRequest',
     'Authenticate',
     'Awaitable',
+    'BearerChallenge',
     'BlobResourceContents',
     'CacheHintOptions',
     'CacheHints',
@@ -129,6 +130,8 @@ test('src/index.ts exports exactly these types', () => {
     'NotificationBus',
     'NotificationBusEvent',
     'NotificationBusListener',
+    'OAuthPrincipal',
+    'OAuthResourceInit',
     'OnceRecord',
     'Page',
     'PinoLikeLogger',
@@ -156,6 +159,7 @@ test('src/index.ts exports exactly these types', () => {
     'ResourceInfo',
     'ResourceLink',
     'ResourceOptions',
+    'ResourceServer',
     'ResourceTemplateInfo',
     'ResourceTemplateOptions',
     'Root',
@@ -183,6 +187,9 @@ test('src/index.ts exports exactly these types', () => {
     'TestEra',
     'TextContent',
     'TextResourceContents',
+    'TokenOutcome',
+    'TokenRefusal',
+    'TokenVerifier',
     'ToolAnnotations',
     'ToolInfo',
     'ToolOptions',
@@ -191,6 +198,7 @@ test('src/index.ts exports exactly these types', () => {
     'TransportTarget',
     'UrlElicitOutcome',
     'UrlElicitationHandler',
+    'VerifiedToken',
   ]);
 });
 

@@ -89,7 +89,11 @@ const CORS_HEADERS = new Set([
 export function corsHeaders(headers: HeaderBag, policy: HostPolicy): Record<string, string> {
   const origin = header(headers, 'origin');
   if (!policy.corsOrigins || origin === undefined || !policy.corsOrigins.has(origin)) return {};
-  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': 'Mcp-Session-Id' };
+  return {
+    'Access-Control-Allow-Origin': origin,
+    Vary: 'Origin',
+    'Access-Control-Expose-Headers': 'Mcp-Session-Id, WWW-Authenticate',
+  };
 }
 
 /** Preflight answer, or undefined when CORS is off or the origin is not allowlisted. */

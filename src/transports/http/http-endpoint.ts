@@ -19,6 +19,7 @@ import {
 import { legacyFeatures } from '../../protocol/versions';
 import { LegacySession } from '../../server/legacy-session';
 import type { ServerEndpoint } from '../../server/server-endpoint';
+import type { ResourceServer } from '../../server/resource-server';
 import { thrownDetail } from '../../server/server-logger';
 import { MAX_BATCH } from '../message-connection';
 import { valueDepthExceeds } from './body-reader';
@@ -40,6 +41,7 @@ import {
   statelessVersion,
 } from './legacy-post';
 import { modernRequest } from './modern-post';
+import { answerResourceMetadata } from './resource-metadata-route';
 import { noId, sendEmpty, sendError, sendJson } from './responses';
 import { SessionStore } from './session-store';
 
@@ -97,6 +99,25 @@ export class HttpEndpoint {
         // Headers already sent: nothing more can be said.
       }
     }
+  }
+
+  /** Whether `path` is a protected resource metadata path (an adapter asks before building a response). */
+  servesMetadataAt(path: string): boolean {
+    return this.ctx.server.settings.resourceServer?.metadataPaths.includes(path) ?? false;
+  }
+
+  /** The metadata paths (none unless the server is an OAuth resource), for routers that declare routes. */
+  get metadataPaths(): readonly string[] {
+    return this.ctx.server.settings.resourceServer?.metadataPaths ?? [];
+  }
+
+  /**
+   * A request for another path than the endpoint's: answers it when it is a protected resource
+   * metadata path of the server (and returns true); otherwise sends nothing and returns false.
+   */
+  answerOtherPath(method: string, path: string, headers: HeaderBag, res: ResponseSink): boolean {
+    if (!this.servesMetadataAt(path)) return false;
+    return answerResourceMetadata(this.ctx.server.settings.resourceServer, this.policy, method, path, headers, res);
   }
 
   /** Stop taking requests, end long-lived streams, let in-flight calls finish (until the deadline). */
@@ -344,13 +365,18 @@ export class HttpEndpoint {
     return decoded;
   }
 
-  /** Runs the app's authentication hook; a throw is 401 with a JSON-RPC error body. */
+  /**
+   * Establishes the principal: the OAuth resource's bearer-token check when the server is one,
+   * else the app's `authenticate` hook (a throw is 401). A refusal is answered here.
+   */
   private async authenticate(
     headers: HeaderBag,
     res: ResponseSink,
     id: RequestId | null | undefined,
     cors: Record<string, string>,
   ): Promise<Exchange | undefined> {
+    const rs = this.ctx.server.settings.resourceServer;
+    if (rs) return this.bearer(rs, headers, res, id, cors);
     const hook = this.ctx.server.settings.authenticate;
     if (!hook) return { responseHeaders: cors };
     let principal: Principal | undefined;
@@ -365,6 +391,28 @@ export class HttpEndpoint {
       return undefined;
     }
     return { principal, responseHeaders: cors };
+  }
+
+  private async bearer(
+    rs: ResourceServer,
+    headers: HeaderBag,
+    res: ResponseSink,
+    id: RequestId | null | undefined,
+    cors: Record<string, string>,
+  ): Promise<Exchange | undefined> {
+    const outcome = await rs.authenticate(header(headers, 'authorization'));
+    if (outcome.ok) return { principal: outcome.principal, responseHeaders: cors };
+    if (outcome.reason) {
+      const log = outcome.status === 503 ? this.ctx.logger.error : this.ctx.logger.warn;
+      log.call(this.ctx.logger, `Access token refused: ${outcome.reason}`);
+    }
+    const challenge: Record<string, string> =
+      outcome.status === 503 ? {} : { 'WWW-Authenticate': rs.challenge(outcome) };
+    sendError(res, outcome.status, id, ErrorCode.InvalidRequest, `Unauthorized: ${outcome.description}`, {
+      ...cors,
+      ...challenge,
+    });
+    return undefined;
   }
 }
 

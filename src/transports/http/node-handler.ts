@@ -37,8 +37,12 @@ export function createNodeHandler(
 export function nodeHandlerFor(endpoint: HttpEndpoint, { matchPath }: { matchPath: boolean }): NodeHandler {
   const handler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): void => {
     const sink = nodeResponseSink(res);
-    if (matchPath && pathOf(req.url) !== endpoint.options.path) {
-      return sendError(sink, 404, noId(req.headers), ErrorCode.InvalidRequest, 'Not Found');
+    if (matchPath) {
+      const path = pathOf(req.url);
+      if (path !== endpoint.options.path) {
+        if (endpoint.answerOtherPath(req.method ?? 'GET', path, req.headers, sink)) return;
+        return sendError(sink, 404, noId(req.headers), ErrorCode.InvalidRequest, 'Not Found');
+      }
     }
     void endpoint.handle(nodeRequestView(req, parsedBody), sink);
   };
