@@ -18,7 +18,7 @@ export const LAYERS = [
   ['registry', 'state', 'telemetry'],
   ['context'],
   ['server'],
-  ['app', 'transports'],
+  ['app', 'transports', 'guards'],
   ['adapters', 'client', 'redis', 'auth'],
   ['testing'],
   ['cli'],

@@ -57,6 +57,20 @@ export { PRINCIPAL } from './server/invoker';
 
 // Guards, interceptors and filters
 export { isInputRequired } from './server/pipeline/signals';
+export {
+  RateLimit,
+  RATE_LIMITED,
+  Timeout,
+  ResultSizeLimit,
+  Timing,
+  type RateLimitOptions,
+  type RateLimitGuardClass,
+  type TimingEntry,
+  type TimingSink,
+} from './guards';
+export { TOKEN_BUCKETS } from './server/shared-stores';
+export { MemoryTokenBucket } from './state/memory-token-bucket';
+export type { TokenBucketStore, TokenBucketRule, TokenBucketResult } from './state/token-bucket';
 export type {
   CanActivate,
   Interceptor,

@@ -10,7 +10,7 @@ import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
 import { Registry } from '../registry/registry';
 import type { PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptions } from '../metadata/options';
-import { createRequestStateCodec, MemoryFlowStore, type RequestStateCodec } from '../state';
+import { createRequestStateCodec, MemoryFlowStore, MemoryTokenBucket, type RequestStateCodec } from '../state';
 import type { RequestStateOptions } from '../state/request-state-options';
 import { serverCapabilities } from '../server/capabilities';
 import { ContextServer } from '../server/context-server';
@@ -19,7 +19,7 @@ import { Invoker } from '../server/invoker';
 import { stderrLogger, toServerLogger } from '../server/server-logger';
 import { UndeclaredForms } from '../server/undeclared-forms';
 import { relayThroughBus, type BusRelay } from '../server/bus-relay';
-import { SHARED_STORES, type SharedStores } from '../server/shared-stores';
+import { SHARED_STORES, TOKEN_BUCKETS, type SharedStores } from '../server/shared-stores';
 import { RESOURCE_SERVER } from '../server/resource-server';
 import type { Context } from '../context/context';
 import { validateOptions } from '../config/validate-options';
@@ -63,10 +63,13 @@ export class McpApplication {
       if (typeof p === 'function') this.discover(p);
     }
     assertConstructible(constructedClasses(options.providers), this.container);
-    const pipelines = this.pipelines(options);
 
     const shared = this.container.isRegistered(SHARED_STORES) ? this.container.resolve(SHARED_STORES) : undefined;
     this.shared = shared;
+    if (!this.container.isRegistered(TOKEN_BUCKETS)) {
+      this.container.register(TOKEN_BUCKETS, { useValue: shared?.tokenBuckets ?? new MemoryTokenBucket() });
+    }
+    const pipelines = this.pipelines(options);
     // The server name is the audience unless one is configured.
     this.stateCodec = createRequestStateCodec({
       ...requestState,

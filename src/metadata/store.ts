@@ -75,6 +75,12 @@ export const MetadataStore = {
     assertReflect();
     return Reflect.getOwnMetadata('design:paramtypes', cls);
   },
+  /** The tokens of a constructor's tsyringe `@inject(token)` parameters. */
+  injectedTokens: (cls: Function): unknown[] => {
+    assertReflect();
+    const tokens: Record<string, unknown> = Reflect.getOwnMetadata('injectionTokens', cls) ?? {};
+    return Object.values(tokens);
+  },
   /** Constructor positions that carry a tsyringe `@inject(token)` (tsyringe's own metadata key). */
   injectedPositions: (cls: Function): Set<number> => {
     assertReflect();

@@ -17,6 +17,7 @@ import { RedisFlowStore } from './redis-flow-store';
 import { RedisLeaseCounter } from './redis-lease-counter';
 import { RedisNotificationBus } from './redis-notification-bus';
 import { RedisSingleUseStore } from './redis-single-use-store';
+import { RedisTokenBucket } from './redis-token-bucket';
 
 export class RedisModuleOptions {
   /** `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. */
@@ -64,6 +65,7 @@ export function redisStores(options: Readonly<RedisModuleOptions>): SharedStores
     ),
     notificationBus: deferredBus(bus),
     leases: deferred(whenConnected((c) => new RedisLeaseCounter(c))),
+    tokenBuckets: deferred(whenConnected((c) => new RedisTokenBucket(c))),
     ready: async () => {
       await connection;
     },

@@ -114,7 +114,7 @@ export async function callTool(
   const args = argumentsOf(params, 'tools/call');
   const checked = def.validate(args);
   if (!checked.ok) {
-    if (!(await knownTo(g, args, scope, io))) throw unknown();
+    if (!(await knownTo(g, scope, io))) throw unknown();
     return {
       kind: 'complete',
       value: toolError(`Invalid arguments for tool ${toolName}: ${checked.errors.join('; ')}`),
@@ -170,7 +170,7 @@ export async function getPrompt(
   const args = argumentsOf(params, 'prompts/get');
   const checked = def.validate(args);
   if (!checked.ok) {
-    if (!(await knownTo(g, args, scope, io))) throw unknown();
+    if (!(await knownTo(g, scope, io))) throw unknown();
     throw ProtocolError.invalidParams(`Invalid arguments for prompt ${promptName}: ${checked.errors.join('; ')}`);
   }
   const outcome = await runWithAsks(core.engine, {

@@ -51,19 +51,19 @@ export function invokeGuarded(
 }
 
 /**
- * Before an argument error is answered: whether the guards let this caller know the item exists
- * (a refused caller gets the unknown-name error instead). They see the raw arguments, no flow.
+ * Before an argument error is answered: whether the guards let this caller know the item exists,
+ * asked as for a list (`phase: 'list'`; a refused caller gets the unknown-name error instead).
  */
-export async function knownTo(g: Guarded, args: unknown, scope: RequestScope, io: RequestIO): Promise<boolean> {
+export async function knownTo(g: Guarded, scope: RequestScope, io: RequestIO): Promise<boolean> {
   if (!g.pipe || g.pipe.guards.length === 0) return true;
   try {
     return await g.pipe.visible(
       {
-        phase: 'call',
+        phase: 'list',
         method: g.method,
         kind: g.kind,
         target: g.target,
-        arguments: args,
+        arguments: undefined,
         principal: io.principal,
         era: scope.era,
         protocolVersion: scope.protocolVersion,

@@ -8,12 +8,12 @@ import { Context } from '../../context/context';
 import { FrameworkError } from '../../errors/framework-error';
 import { EMPTY_PIPELINE, pipelineRefsOf, type PipelineRef, type PipelineRefs } from '../../metadata/pipeline';
 import { MetadataStore } from '../../metadata/store';
-import type { HandlerSource } from '../../registry/definitions';
+import { isContextType, type HandlerSource } from '../../registry/definitions';
 import { PRINCIPAL } from '../invoker';
 import { Pipeline, type Make } from './pipeline';
 
 const METHOD = { guards: 'canActivate', interceptors: 'intercept', filters: 'catch' } as const;
-const NAME = { guards: 'guard', interceptors: 'interceptor', filters: 'exception filter' } as const;
+const NAME = { guards: 'a guard', interceptors: 'an interceptor', filters: 'an exception filter' } as const;
 const DECORATOR = { guards: '@UseGuards', interceptors: '@UseInterceptors', filters: '@UseFilters' } as const;
 const RUNS = new Set(['everyRound', 'firstRound', 'completion', undefined]);
 
@@ -70,42 +70,65 @@ export class Pipelines {
     const where = `${owner}: ${DECORATOR[kind]}`;
     if (typeof ref === 'function') {
       if (typeof (ref.prototype as Record<string, unknown> | undefined)?.[method] !== 'function') {
-        throw invalid(`${where} lists ${ref.name || 'a class'}, which is not a ${NAME[kind]}: it has no ${method}() method.`);
+        const name = ref.name || 'a class';
+        throw invalid(`${where} lists ${name}, which is not ${NAME[kind]}: it has no ${method}() method.`);
       }
       const cls = ref as new () => object;
-      const shared =
-        !this.root.isRegistered(cls, true) && (MetadataStore.constructorParamTypes(cls)?.length ?? 0) === 0;
-      make = this.classMaker(cls);
+      const shared = !this.root.isRegistered(cls, true) && !perRequest(cls);
+      make = this.classMaker(cls, where);
       if (kind === 'interceptors' && shared) checkRuns(make(() => undefined, undefined) as { runs?: unknown }, where);
     } else if (isObjectWith(ref, method)) {
       if (kind === 'interceptors') checkRuns(ref as { runs?: unknown }, where);
       const instance = ref;
       make = () => instance;
     } else {
-      throw invalid(`${where} lists ${describe(ref)}: expected a ${NAME[kind]} class or instance with a ${method}() method.`);
+      const what = `${NAME[kind]} class or instance with a ${method}() method`;
+      throw invalid(`${where} lists ${describe(ref)}: expected ${what}.`);
     }
     this.makers.set(ref, make);
     return make;
   }
 
-  private classMaker(cls: new () => object): Make<object> {
+  /**
+   * A class is one instance for the app (NestJS's default), built now, unless it is registered
+   * (the container's lifecycle decides) or its own constructor takes the request's Context or
+   * PRINCIPAL: then it is built per request in a child container holding them, like a handler class.
+   */
+  private classMaker(cls: new () => object, where: string): Make<object> {
     if (this.root.isRegistered(cls, true)) return () => this.root.resolve(cls);
-    if ((MetadataStore.constructorParamTypes(cls)?.length ?? 0) === 0) {
-      const one = new cls();
-      return () => one;
+    if (perRequest(cls)) {
+      return (context, principal) => {
+        const scope = this.root.createChildContainer();
+        const ctx = context();
+        if (ctx) scope.register(Context, { useValue: ctx });
+        scope.register(PRINCIPAL, { useValue: principal });
+        return scope.resolve(cls);
+      };
     }
-    // Request-scoped, like a handler class with dependencies: a child container with the request's Context.
-    return (context, principal) => {
-      const scope = this.root.createChildContainer();
-      const ctx = context();
-      if (ctx) scope.register(Context, { useValue: ctx });
-      scope.register(PRINCIPAL, { useValue: principal });
-      return scope.resolve(cls);
-    };
+    let one: object;
+    try {
+      one = this.root.resolve(cls);
+    } catch (e) {
+      throw new FrameworkError(
+        'OMC_UNRESOLVABLE_DEPENDENCY',
+        `${where}: ${cls.name} could not be built at start-up (${e instanceof Error ? e.message.split('\n')[0] : String(e)}). One that needs the request's Context takes \`ctx: Context\` in its own constructor.`,
+        { cause: e },
+      );
+    }
+    return () => one;
   }
+
 }
 
 /** A request-scoped interceptor cannot be built before a request: its `runs` is read per call. */
+/** Whether a class's own constructor takes the request (its Context, or the PRINCIPAL token). */
+function perRequest(cls: Function): boolean {
+  return (
+    (MetadataStore.constructorParamTypes(cls) ?? []).some(isContextType) ||
+    MetadataStore.injectedTokens(cls).includes(PRINCIPAL)
+  );
+}
+
 function isObjectWith(ref: unknown, method: string): ref is object {
   return typeof ref === 'object' && ref !== null && typeof (ref as Record<string, unknown>)[method] === 'function';
 }

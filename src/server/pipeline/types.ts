@@ -6,7 +6,10 @@ import type { Context } from '../../context/context';
 import type { Principal } from '../../context/principal';
 import type { Era } from '../../protocol/versions';
 
-/** `list`: deciding whether the item appears in the caller's list; `call`: before running it. */
+/**
+ * `list`: deciding whether the caller may know the item exists (its lists; before answering a call
+ * whose arguments are invalid); `call`: before running it.
+ */
 export type ExecutionPhase = 'list' | 'call';
 
 export type HandlerKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
