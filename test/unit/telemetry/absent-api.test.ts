@@ -19,7 +19,8 @@ class Echo {
 test('no API: requests run, the client sends, the access log writes', async () => {
   expect(otelApi()).toBeUndefined();
   const lines: unknown[] = [];
-  const logger = { warn: () => undefined, error: () => undefined, info: (m: string, d?: unknown) => lines.push([m, d]) };
+  const info = (m: string, d?: unknown) => lines.push([m, d]);
+  const logger = { warn: () => undefined, error: () => undefined, info };
   const app = McpApplication.create({
     name: 'no-otel',
     version: '1.0.0',
