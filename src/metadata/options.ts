@@ -32,8 +32,18 @@ export interface ToolOptions extends AskingOptions {
   input?: SchemaSource;
   /** Output DTO or raw schema; results then carry `structuredContent`. */
   output?: SchemaSource;
+  /**
+   * Whether the tool may run as a task (SEP-2663, 2026-07-28 clients that declare the tasks
+   * extension): `'optional'` — a call that does not finish (or ask) within `taskAfterMs` becomes a
+   * task; `'required'` — the same, and a client without the extension is refused (-32021).
+   * Absent: never a task. Legacy revisions always run it synchronously.
+   */
+  task?: TaskSupport;
   _meta?: JsonObject;
 }
+
+/** How a tool relates to tasks (the vocabulary of 2025-11-25's `execution.taskSupport`, minus the default). */
+export type TaskSupport = 'optional' | 'required';
 
 export interface PromptOptions extends AskingOptions {
   name?: string;

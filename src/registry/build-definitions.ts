@@ -118,6 +118,12 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
   if (inputSchema.type !== 'object') {
     throw new FrameworkError('OMC_SCHEMA_UNSUPPORTED', `${owner}: a tool's inputSchema must have type "object".`);
   }
+  if (options.task !== undefined && options.task !== 'optional' && options.task !== 'required') {
+    throw new FrameworkError(
+      'OMC_INVALID_DEFINITION',
+      `${owner}: task must be 'optional' or 'required' (got ${JSON.stringify(options.task)}).`,
+    );
+  }
   const headerProblem = mcpHeaderProblems(inputSchema)[0];
   if (headerProblem) throw new FrameworkError('OMC_INVALID_MCP_HEADER', `${owner}: x-mcp-header on ${headerProblem}`);
   const descriptor = deepFreeze(
@@ -142,6 +148,7 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
     outputSchema,
     checkOutput,
     validate,
+    task: options.task,
     forms: declaredForms(owner, options.forms),
   });
 }

@@ -2,7 +2,7 @@
 import type { CompletionReference } from '../protocol/completion';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/listings';
-import type { CacheHints } from '../metadata/options';
+import type { CacheHints, TaskSupport } from '../metadata/options';
 import type { UriTemplate } from './uri-template';
 
 export type InputValidation = { ok: true; value: unknown } | { ok: false; errors: string[] };
@@ -30,6 +30,8 @@ export interface ToolDefinition extends Common<Tool> {
   /** With an outputSchema: what is wrong with a structuredContent value (undefined: it conforms). */
   readonly checkOutput?: (structured: unknown) => string | undefined;
   readonly validate: (args: unknown) => InputValidation;
+  /** Whether it may (or must) run as a task; undefined: never. */
+  readonly task?: TaskSupport;
 }
 
 export interface PromptDefinition extends Common<Prompt> {
