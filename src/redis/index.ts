@@ -6,6 +6,7 @@ export { connectRedis, RedisConnection, REDIS_DEFAULTS, type RedisConnectOptions
 export { RedisUnavailableError } from './errors';
 export { RedisFlowStore } from './redis-flow-store';
 export { RedisSingleUseStore } from './redis-single-use-store';
+export { RedisTaskStore } from './redis-task-store';
 export { RedisLeaseCounter } from './redis-lease-counter';
 export { RedisTokenBucket } from './redis-token-bucket';
 export { RedisNotificationBus } from './redis-notification-bus';

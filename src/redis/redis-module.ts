@@ -16,6 +16,7 @@ import { RedisEventStore } from './redis-event-store';
 import { RedisFlowStore } from './redis-flow-store';
 import { RedisLeaseCounter } from './redis-lease-counter';
 import { RedisNotificationBus } from './redis-notification-bus';
+import { RedisTaskStore } from './redis-task-store';
 import { RedisSingleUseStore } from './redis-single-use-store';
 import { RedisTokenBucket } from './redis-token-bucket';
 
@@ -66,6 +67,7 @@ export function redisStores(options: Readonly<RedisModuleOptions>): SharedStores
     notificationBus: deferredBus(bus),
     leases: deferred(whenConnected((c) => new RedisLeaseCounter(c))),
     tokenBuckets: deferred(whenConnected((c) => new RedisTokenBucket(c))),
+    taskStore: deferred(whenConnected((c) => new RedisTaskStore(c))),
     ready: async () => {
       await connection;
     },

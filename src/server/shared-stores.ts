@@ -11,6 +11,7 @@ import type { FlowStore } from '../state/flow-store';
 import type { LeaseCounter } from '../state/lease-counter';
 import type { SingleUseStore } from '../state/single-use-store';
 import type { TokenBucketStore } from '../state/token-bucket';
+import type { TaskStore } from '../state/task-store';
 import type { NotificationBus } from './notification-bus';
 
 export interface SharedStores {
@@ -22,6 +23,8 @@ export interface SharedStores {
   readonly leases?: LeaseCounter;
   /** Token buckets for the rate limiter (`RateLimit`), fleet-wide. */
   readonly tokenBuckets?: TokenBucketStore;
+  /** Tasks (SEP-2663), so any instance can poll, answer or cancel a task another one created. */
+  readonly taskStore?: TaskStore;
   /** Resolves once the stores answer; rejects saying why not (serveHttp waits for it before listening). */
   ready(): Promise<void>;
   /** Closes the connections (after the transports have drained). */

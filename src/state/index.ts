@@ -25,3 +25,5 @@ export {
   type RequestStateCodec,
   type RequestStateCodecDeps,
 } from './request-state-codec';
+export type { StoredTask, TaskStore } from './task-store';
+export { MemoryTaskStore } from './memory-task-store';
