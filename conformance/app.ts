@@ -16,6 +16,7 @@ import { ConformanceResources } from './resources/resources';
 import { AskTools } from './tools/ask-tools';
 import { ContentTools } from './tools/content-tools';
 import { SchemaTools } from './tools/schema-tools';
+import { TaskTools } from './tasks/task-tools';
 
 export interface ConformanceAppOptions {
   /** Key that seals requestState; an ephemeral per-process key when absent. */
@@ -34,6 +35,7 @@ export function createConformanceApp(options: ConformanceAppOptions = {}): McpAp
       ContentTools,
       AskTools,
       SchemaTools,
+      TaskTools,
       MrtrTools,
       MrtrPrompts,
       StatelessDiagnostics,

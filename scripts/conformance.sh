@@ -2,8 +2,10 @@
 # Runs the official MCP conformance suite (pinned in tools/conformance) against our conformance
 # server, build/conformance/server.js, for both scored requirement sets:
 #   2025-11-25 (stateful, initialize + sessions) and 2026-07-28 (stateless, MRTR).
-# Then, not scored: every 2026-07-28 scenario (--suite all) and the pending legacy scenarios.
-# Exits non-zero when a scored run fails. Results: results/<run>/server-<scenario>-<time>/checks.json
+# Then the ten `tasks-*` scenarios of the tasks extension (SEP-2663), each on its own: checked like
+# a scored set (every one must pass; there is no expected-failures list for them). Then, not
+# scored: every 2026-07-28 scenario (--suite all) and the pending legacy scenarios.
+# Exits non-zero when a scored or tasks run fails. Results: results/<run>/server-<scenario>-<time>/checks.json
 # Usage: scripts/conformance.sh [--no-build]   (PORT=3000 by default; another free port if taken)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +14,9 @@ RESULTS_DIR=${CONFORMANCE_RESULTS_DIR:-results}
 RUN_TIMEOUT_S=${CONFORMANCE_RUN_TIMEOUT_S:-300}
 SCORED_SETS=(2025-11-25 2026-07-28)
 LEGACY_PENDING=(server-session-lifecycle server-sse-polling json-schema-2020-12)
+TASKS_SCENARIOS=(tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal
+  tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-status-notifications
+  tasks-required-task-error tasks-mrtr-composition)
 BASELINE=conformance/baseline.yml
 
 NODE22=tools/conformance/node_modules/.bin/node
@@ -91,6 +96,19 @@ for set in "${SCORED_SETS[@]}"; do
   [ "$rc" = 0 ] || failed_scored+=("$set (exit $rc)")
 done
 
+# The tasks extension: extension scenarios are off the spec timeline, so each runs by name. A run
+# passes when the runner exits 0, reports "0 failed" and did not skip the scenario as not applicable.
+for scenario in "${TASKS_SCENARIOS[@]}"; do
+  log="$RESULTS_DIR/tasks-$scenario.log"
+  if runner --scenario "$scenario" -o "$RESULTS_DIR/tasks" >"$log" 2>&1; then rc=0; else rc=$?; fi
+  echo "$rc" >"$RESULTS_DIR/tasks-$scenario.exit"
+  summary=$(grep -E '^Passed:' "$log" || echo "no summary")
+  echo "  [tasks] $scenario: $summary"
+  if [ "$rc" != 0 ] || ! grep -qE '^Passed: .*, 0 failed' "$log" || grep -q 'is not applicable' "$log"; then
+    failed_scored+=("tasks $scenario (exit $rc)")
+  fi
+done
+
 # Not scored: reported, never fatal.
 log "not scored: --suite all --spec-version 2026-07-28"
 if runner --suite all --spec-version 2026-07-28 -o "$RESULTS_DIR/all-2026-07-28" >"$RESULTS_DIR/all-2026-07-28.log" 2>&1; then rc=0; else rc=$?; fi
@@ -118,4 +136,4 @@ if [ ${#failed_scored[@]} -gt 0 ]; then
   log "FAILED scored runs: ${failed_scored[*]} (details in $RESULTS_DIR/*.log; server log $server_log)"
   exit 1
 fi
-log "all scored requirement sets pass: ${SCORED_SETS[*]}"
+log "all scored requirement sets pass: ${SCORED_SETS[*]}, and the ${#TASKS_SCENARIOS[@]} tasks scenarios"

@@ -24,6 +24,7 @@ export type {
   CompletionTarget,
   CacheHints,
   SchemaSource,
+  TaskSupport,
 } from './metadata/options';
 
 // Application and configuration
@@ -101,6 +102,9 @@ export type { NotificationBus, NotificationBusEvent, NotificationBusListener } f
 export type { ListKind, RegistryEvent } from './registry/registry';
 export { MemoryFlowStore } from './state/memory-flow-store';
 export type { FlowStore, FlowClaim, OnceRecord } from './state/flow-store';
+export { MemoryTaskStore } from './state/memory-task-store';
+export type { StoredTask, TaskStore } from './state/task-store';
+export { TASKS_EXTENSION } from './protocol/extensions';
 export type { Lease, LeaseCounter } from './state/lease-counter';
 
 // Transports

@@ -40,8 +40,12 @@ import { ServerTelemetry } from '../telemetry/server-telemetry';
 import type { RequestTelemetry } from '../telemetry/request-telemetry';
 import { replyFacts } from './reply-facts';
 import { attachTelemetry } from './request-telemetry-of';
+import { MemoryTaskStore } from '../state/memory-task-store';
+import { cancelTask, getTask, updateTask } from './methods/tasks';
+import { TaskService, type TaskOutcome } from './tasks/task-service';
 
-type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Promise<JsonObject | Outcome<JsonObject>>;
+type Produced = JsonObject | Outcome<JsonObject> | TaskOutcome;
+type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Promise<Produced>;
 
 const CACHEABLE = new Set([
   'server/discover',
@@ -58,6 +62,9 @@ export class ContextServer implements ServerEndpoint {
   private readonly serverInfoMeta: JsonObject;
   private readonly listens: ListenQuota;
   private readonly telemetry: ServerTelemetry;
+  /** Methods only 2026-07-28 serves (the tasks extension). */
+  private readonly modernOnly: ReadonlyMap<string, Handler>;
+  readonly tasks: TaskService;
 
   /**
    * `deployment`: what the application knows of the requestState key and the flow store (either module may set them).
@@ -86,12 +93,19 @@ export class ContextServer implements ServerEndpoint {
       c.options.telemetry,
       c.options.telemetry.accessLog && info ? (detail, message) => info.call(c.logger, message, detail) : undefined,
     );
+    const tasks = new TaskService(c, c.options.taskStore ?? c.shared?.taskStore ?? new MemoryTaskStore());
+    this.tasks = tasks;
+    this.modernOnly = new Map<string, Handler>([
+      ['tasks/get', (r, s, io) => getTask(tasks, r.params, s, io)],
+      ['tasks/update', (r, s, io) => updateTask(tasks, r.params, s, io)],
+      ['tasks/cancel', (r, s, io) => cancelTask(tasks, r.params, s, io)],
+    ]);
     this.shared = new Map<string, Handler>([
       ['tools/list', (r, s, io) => listTools(c, r, s, io)],
       ['prompts/list', (r, s, io) => listPrompts(c, r, s, io)],
       ['resources/list', (r, s, io) => listResources(c, r, s, io)],
       ['resources/templates/list', (r, s, io) => listResourceTemplates(c, r, s, io)],
-      ['tools/call', (r, s, io) => callTool(c, r, s, io)],
+      ['tools/call', (r, s, io) => callTool(c, r, s, io, tasks)],
       ['prompts/get', (r, s, io) => getPrompt(c, r, s, io)],
       ['resources/read', (r, s, io) => readResource(c, r, s, io)],
       ['completion/complete', (r, s) => complete(c, r.params, s)],
@@ -192,7 +206,10 @@ export class ContextServer implements ServerEndpoint {
       if (envelope.kind === 'missing') return missingEnvelope(req, envelope.message);
       const scope = readModernEnvelope(req.params, envelope);
       if (telemetry) attachTelemetry(scope, telemetry);
-      const handler = req.method === 'server/discover' ? async () => discover(this.core) : this.shared.get(req.method);
+      const handler =
+        req.method === 'server/discover'
+          ? async () => discover(this.core)
+          : (this.shared.get(req.method) ?? this.modernOnly.get(req.method));
       if (!handler) throw ProtocolError.methodNotFound(req.method);
       const produced = await handler(req, scope, io);
       return { kind: 'reply', message: success(req.id, this.modernResult(req, produced)) };
@@ -230,6 +247,7 @@ export class ContextServer implements ServerEndpoint {
           const scope = session.scope(req.params);
           if (telemetry) attachTelemetry(scope, telemetry);
           const produced = await handler(req, scope, io);
+          if (isOutcome(produced) && produced.kind === 'task') throw ProtocolError.internal('A task on legacy');
           result = withoutResultType(
             !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result,
           );
@@ -241,9 +259,12 @@ export class ContextServer implements ServerEndpoint {
     }
   }
 
-  private modernResult(req: JsonRpcRequest, produced: JsonObject | Outcome<JsonObject>): JsonObject {
+  private modernResult(req: JsonRpcRequest, produced: Produced): JsonObject {
     if (isOutcome(produced) && produced.kind === 'input_required') {
       return { ...produced.result, _meta: this.serverInfoMeta };
+    }
+    if (isOutcome(produced) && produced.kind === 'task') {
+      return { ...produced.result, resultType: 'task', _meta: this.serverInfoMeta };
     }
     const body = !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result;
     const meta =
@@ -341,6 +362,9 @@ function withoutResultType(result: JsonObject): JsonObject {
   return rest;
 }
 
-function isOutcome(v: JsonObject | Outcome<JsonObject>): v is Outcome<JsonObject> {
-  return (v.kind === 'complete' && 'value' in v) || (v.kind === 'input_required' && 'result' in v);
+function isOutcome(v: Produced): v is Outcome<JsonObject> | TaskOutcome {
+  return (
+    (v.kind === 'complete' && 'value' in v) ||
+    ((v.kind === 'input_required' || v.kind === 'task') && 'result' in v)
+  );
 }

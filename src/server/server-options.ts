@@ -6,6 +6,7 @@ import { RequestStateOptions, requestStateProblems } from '../state/request-stat
 import { CacheHintOptions } from '../config/cache-hint-options';
 import { DEFAULT_MAX_TRACKED_FLOWS } from '../state/memory-flow-store';
 import type { FlowStore } from '../state/flow-store';
+import type { TaskStore } from '../state/task-store';
 import { HasMethods, IsFunction } from '../config/option-rules';
 import { validateOptions } from '../config/validate-options';
 import type { ReplayLintMode } from './replay-lint';
@@ -81,6 +82,23 @@ export class ContextServerOptions extends RequestStateOptions {
    * the request (the test kit turns this on), 'off' (default) costs nothing.
    */
   @IsIn(['off', 'warn', 'error']) replayLint: ReplayLintMode = 'off';
+  /**
+   * Tasks (SEP-2663): how long a call of a task tool (`@Tool({ task })`) may run inline before it
+   * becomes a task. A call that finishes or asks within it answers as usual.
+   */
+  @IsInt() @Min(0) @Max(600_000) taskAfterMs = 100;
+  /** How long a task stays readable after its creation (`ttlMs`). */
+  @IsInt() @Min(1_000) @Max(30 * 86_400_000) taskTtlMs = 3_600_000;
+  /** The polling interval suggested to clients (`pollIntervalMs`). */
+  @IsInt() @Min(1) @Max(3_600_000) taskPollIntervalMs = 500;
+  /** Unexpired tasks one authenticated principal may hold; a new one beyond it is refused (-32600). */
+  @IsInt() @Min(1) maxTasksPerPrincipal = 100;
+  /** Unexpired tasks all clients without a principal may hold together. */
+  @IsInt() @Min(1) maxAnonymousTasks = 1000;
+  /** Largest task result kept (bytes of JSON); a larger one fails the task (-32603). */
+  @IsInt() @Min(1024) @Max(64 * 1_048_576) maxTaskResultBytes = 1_048_576;
+  /** Where tasks live. In memory by default (per instance); RedisModule shares them across a fleet. */
+  @IsOptional() @HasMethods('create', 'get', 'replace', 'delete') taskStore?: TaskStore;
   /**
    * Server diagnostics (refusal reasons, warnings) and the opt-in access log. Defaults to stderr. A
    * pino-compatible logger (`logger.warn(obj, msg)`, recognised by its `child()` and `levels`) is adapted.

@@ -7,11 +7,6 @@ import { ErrorCode } from '../../protocol/error-codes';
 import { InputRequiredSignal } from '../../context/input-required';
 import { InputRequired } from '../../context/input-required-result';
 
-/** A handler may return its InputRequired instead of throwing it: the engine handles both alike. */
-function endIfInputRequired(value: unknown): unknown {
-  if (value instanceof InputRequired) throw value;
-  return value;
-}
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { LegacyVersion } from '../../protocol/versions';
 import { runWithAsks, type Outcome } from '../ask-engine';
@@ -20,7 +15,10 @@ import { wrapsOutput } from '../legacy-shapes';
 import type { RequestIO } from '../request-io';
 import { resourceUri } from '../resource-uri';
 import type { RequestScope } from '../request-scope';
-import { outputProblem, promptResult, resourceResult, toolError, toolResult } from '../results';
+import { promptResult, resourceResult, toolError } from '../results';
+import { endIfInputRequired, guardedTool, runToolRound } from '../tool-round';
+import type { TaskOutcome, TaskService } from '../tasks/task-service';
+import { declaresExtension, TASKS_EXTENSION } from '../../protocol/extensions';
 import type { ServerCore } from '../server-core';
 import { thrownDetail } from '../server-logger';
 import { vetHandlerError } from '../handler-codes';
@@ -104,13 +102,14 @@ export async function callTool(
   req: JsonRpcRequest,
   scope: RequestScope,
   io: RequestIO,
-): Promise<Outcome<JsonObject>> {
+  tasks: TaskService,
+): Promise<Outcome<JsonObject> | TaskOutcome> {
   const params = req.params ?? {};
   const toolName = name(params, 'tools/call');
   const def = core.registry.tool(toolName);
   const unknown = () => ProtocolError.invalidParams(`Unknown tool: ${toolName}`);
   if (!def) throw unknown();
-  const g: Guarded = { def, kind: 'tool', method: 'tools/call', target: toolName, pipe: core.pipelines.of(def) };
+  const g = guardedTool(core, def);
   const args = argumentsOf(params, 'tools/call');
   const checked = def.validate(args);
   if (!checked.ok) {
@@ -120,32 +119,16 @@ export async function callTool(
       value: toolError(`Invalid arguments for tool ${toolName}: ${checked.errors.join('; ')}`),
     };
   }
-  const outcome = await runWithAsks(core.engine, {
-    method: 'tools/call',
-    target: toolName,
-    params,
-    scope,
-    io,
-    run: async (asks, state, runIo, attempt) => {
-      const ctx = makeContext(req, scope, runIo, asks, state, core.forms.gate(def));
-      try {
-        const result = toolResult(def, endIfInputRequired(await invokeGuarded(core, g, checked.value, ctx, attempt)));
-        const problem = outputProblem(def, result);
-        if (problem === undefined) return result;
-        core.logger.error(`tool ${def.owner} returned output that does not match its outputSchema`, {
-          reason: problem,
-        });
-        return toolError(`The tool's output does not match its outputSchema: ${problem}`);
-      } catch (e) {
-        if (e instanceof InputRequiredSignal || e instanceof InputRequired) throw e;
-        if (e === GuardRefusal.instance) throw unknown();
-        if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
-        // Unknown throws are the tool's failure, readable by the model; the stack only in the server log.
-        core.logger.error(`tool ${def.owner} failed`, thrownDetail(e));
-        return toolError(e instanceof FrameworkError ? e.detail : e instanceof Error ? e.message : String(e));
-      }
-    },
-  });
+  if (def.task !== undefined && scope.era === 'modern') {
+    const withTasks = declaresExtension(scope.clientCapabilities, TASKS_EXTENSION);
+    if (withTasks) return tasks.call(g, req, checked.value, scope, io);
+    if (def.task === 'required') {
+      // A tool the guards hide stays unknown, whatever it would need.
+      if (!(await knownTo(g, args, scope, io))) throw unknown();
+      throw ProtocolError.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } }, `${TASKS_EXTENSION} extension`);
+    }
+  }
+  const outcome = await runToolRound(core, g, req, checked.value, scope, io);
   if (outcome.kind === 'complete' && scope.era === 'legacy') {
     return {
       kind: 'complete',

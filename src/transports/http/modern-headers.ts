@@ -15,10 +15,14 @@ import {
 } from '../../protocol/mcp-header';
 import { header, type HeaderBag } from './http-exchange';
 
-const NAME_PARAM: Readonly<Record<string, 'name' | 'uri'>> = {
+/** The body field `Mcp-Name` mirrors (SEP-2243; SEP-2663 adds the task methods' `taskId`). */
+const NAME_PARAM: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 function mismatch(message: string): ProtocolError {

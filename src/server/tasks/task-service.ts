@@ -1,0 +1,326 @@
+/**
+ * Tasks (SEP-2663) on top of the ask engine. A call of a task tool from a client that declared
+ * the extension reserves a task, runs its first round inline, and answers as usual when the round
+ * ends (complete or input_required) within `taskAfterMs`; otherwise it answers `CreateTaskResult`
+ * and the round goes on in the background. Each round is an ordinary 2026 round (replayed by the
+ * engine): an `input_required` outcome parks the task with its input requests, `tasks/update`
+ * collects the answers, and once all are in, the next round runs (on whichever instance received
+ * the last answer) with the answers and the sealed requestState the record keeps.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../../context/principal';
+import { ProtocolError } from '../../errors/protocol-error';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc';
+import type { TaskStore } from '../../state/task-store';
+import type { Outcome } from '../ask-engine';
+import type { RequestIO } from '../request-io';
+import type { RequestScope } from '../request-scope';
+import type { ServerCore } from '../server-core';
+import { thrownDetail } from '../server-logger';
+import { guardedTool, runToolRound, type GuardedTool } from '../tool-round';
+import { createTaskView, decodeTask, isTerminal, type TaskRecord } from './task-record';
+
+/** A tools/call answered with a task handle. */
+export interface TaskOutcome {
+  kind: 'task';
+  result: JsonObject;
+}
+
+type Settled = { ok: true; value: Outcome<JsonObject> } | { ok: false; error: unknown };
+
+/** Stands in for a progressToken inside a task, so `ctx.progress` always reaches the task's status. */
+const TASK_PROGRESS_TOKEN = 'onemodelcontext/task-progress';
+const MAX_CAS_ATTEMPTS = 16;
+const MAX_STATUS_MESSAGE = 512;
+
+export function ownerOf(principal: Principal | undefined): string {
+  return principal === undefined ? 'anonymous' : `principal:${principal.id}`;
+}
+
+export class TaskService {
+  /** Rounds running in this process, by task id: `tasks/cancel` aborts them. */
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly core: ServerCore,
+    readonly store: TaskStore,
+  ) {}
+
+  /** tools/call of a task tool from a client with the extension (arguments already validated). */
+  async call(
+    g: GuardedTool,
+    req: JsonRpcRequest,
+    args: unknown,
+    scope: RequestScope,
+    io: RequestIO,
+  ): Promise<Outcome<JsonObject> | TaskOutcome> {
+    const def = g.def;
+    const o = this.core.options;
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    const record: TaskRecord = {
+      taskId: randomBytes(18).toString('base64url'),
+      status: 'working',
+      createdAt: at,
+      lastUpdatedAt: at,
+      ttlMs: o.taskTtlMs,
+      pollIntervalMs: o.taskPollIntervalMs,
+      round: 0,
+      call: {
+        tool: def.name,
+        requestId: req.id,
+        arguments: req.params?.arguments as JsonObject | undefined,
+        protocolVersion: scope.protocolVersion,
+        clientCapabilities: scope.clientCapabilities,
+        clientInfo: scope.clientInfo,
+        principal: io.principal && (JSON.parse(JSON.stringify(io.principal)) as Principal),
+      },
+    };
+    const max = io.principal === undefined ? o.maxAnonymousTasks : o.maxTasksPerPrincipal;
+    // Reserved before the handler runs: a refused task has no side effects, and a granted one is durable.
+    const owner = ownerOf(io.principal);
+    const created = await this.store.create(record.taskId, owner, JSON.stringify(record), now + o.taskTtlMs, max);
+    if (created === 'full') {
+      const option = io.principal === undefined ? 'maxAnonymousTasks' : 'maxTasksPerPrincipal';
+      throw ProtocolError.invalidRequest(
+        `tools/call: ${io.principal === undefined ? 'clients without a principal already hold' : 'this principal already holds'} ${max} tasks (${option}); try again once some expire`,
+      );
+    }
+    let escalated = false;
+    let progressText: string | undefined;
+    const controller = new AbortController();
+    const forwardAbort = () => {
+      if (!escalated) controller.abort(io.signal.reason);
+    };
+    if (io.signal.aborted) forwardAbort();
+    else io.signal.addEventListener('abort', forwardAbort, { once: true });
+    const taskIo: RequestIO = {
+      signal: controller.signal,
+      principal: io.principal,
+      notify: (m) => {
+        if (escalated) return this.noteProgress(record.taskId, m);
+        progressText = progressTextOf(m) ?? progressText;
+        if (scope.progressToken === undefined && isTaskProgress(m)) return;
+        io.notify(m);
+      },
+    };
+    this.running.set(record.taskId, controller);
+    const taskScope = { ...scope, progressToken: scope.progressToken ?? TASK_PROGRESS_TOKEN };
+    const round = settle(runToolRound(this.core, g, req, args, taskScope, taskIo));
+    let timer: NodeJS.Timeout | undefined;
+    const first = await Promise.race([
+      round,
+      new Promise<'escalate'>((resolve) => (timer = setTimeout(resolve, o.taskAfterMs, 'escalate'))),
+    ]);
+    clearTimeout(timer);
+    if (first !== 'escalate') {
+      io.signal.removeEventListener('abort', forwardAbort);
+      this.running.delete(record.taskId);
+      await this.store.delete(record.taskId).catch((e) => this.logFailure('could not free a task', e));
+      if (!first.ok) throw first.error;
+      return first.value;
+    }
+    escalated = true;
+    io.signal.removeEventListener('abort', forwardAbort);
+    // Progress reported before the task existed is its first status message.
+    const current =
+      progressText === undefined
+        ? record
+        : ((await this.mutate(record.taskId, undefined, (r) => ({ ...r, statusMessage: progressText })).catch(
+            () => undefined,
+          )) ?? record);
+    void round.then((s) => this.settle(record.taskId, 0, s));
+    return { kind: 'task', result: createTaskView(current) };
+  }
+
+  /** The task when it exists, is unexpired and belongs to `owner`; undefined otherwise. */
+  async read(taskId: string, owner: string): Promise<{ record: TaskRecord; version: number } | undefined> {
+    const stored = await this.store.get(taskId);
+    if (!stored || stored.owner !== owner) return undefined;
+    const record = decodeTask(stored.value);
+    return record && record.taskId === taskId ? { record, version: stored.version } : undefined;
+  }
+
+  /**
+   * Applies `change` with compare-and-set (retried when another instance wrote in between).
+   * `change` returns undefined to leave the task as it is. Resolves to the record written, if any.
+   */
+  async mutate(
+    taskId: string,
+    owner: string | undefined,
+    change: (r: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord | undefined> {
+    for (let i = 0; i < MAX_CAS_ATTEMPTS; i++) {
+      const stored = await this.store.get(taskId);
+      if (!stored || (owner !== undefined && stored.owner !== owner)) return undefined;
+      const current = decodeTask(stored.value);
+      if (!current) return undefined;
+      const next = change(current);
+      if (!next) return undefined;
+      next.lastUpdatedAt = new Date().toISOString();
+      if (await this.store.replace(taskId, stored.version, JSON.stringify(next))) return next;
+    }
+    throw ProtocolError.internal('The task changed too often to be updated; try again');
+  }
+
+  /** `tasks/update`: answers the pending requests it names; the next round starts once none is left. */
+  async answer(taskId: string, owner: string, responses: JsonObject): Promise<void> {
+    const written = await this.mutate(taskId, owner, (r) => {
+      if (r.status !== 'input_required') return undefined;
+      const pending = { ...r.inputRequests };
+      const answers = { ...r.answers };
+      let changed = false;
+      for (const [key, value] of Object.entries(responses)) {
+        if (!Object.prototype.hasOwnProperty.call(pending, key)) continue;
+        answers[key] = value;
+        delete pending[key];
+        changed = true;
+      }
+      if (!changed) return undefined;
+      if (Object.keys(pending).length > 0) return { ...r, inputRequests: pending, answers };
+      const round = r.round + 1;
+      return { ...r, status: 'working', statusMessage: undefined, inputRequests: undefined, answers, round };
+    });
+    if (written?.status === 'working') this.runNext(written);
+  }
+
+  /** `tasks/cancel`: a task not yet terminal becomes `cancelled`; its round here is aborted. */
+  async cancel(taskId: string, owner: string): Promise<void> {
+    const written = await this.mutate(taskId, owner, (r) =>
+      isTerminal(r.status)
+        ? undefined
+        : { ...r, status: 'cancelled', statusMessage: 'Cancelled by the client', inputRequests: undefined },
+    );
+    if (written) this.running.get(taskId)?.abort(new Error('task cancelled'));
+  }
+
+  /** Runs the record's current round (its answers and requestState) in the background. */
+  private runNext(r: TaskRecord): void {
+    const def = this.core.registry.tool(r.call.tool);
+    if (!def) {
+      void this.settle(r.taskId, r.round, { ok: false, error: ProtocolError.internal(`Tool ${r.call.tool} is gone`) });
+      return;
+    }
+    const params: JsonObject = { name: r.call.tool, inputResponses: unprefixed(r.answers ?? {}, r.round - 1) };
+    if (r.call.arguments !== undefined) params.arguments = r.call.arguments;
+    if (r.requestState !== undefined) params.requestState = r.requestState;
+    const req: JsonRpcRequest = { jsonrpc: '2.0', id: r.call.requestId, method: 'tools/call', params };
+    const checked = def.validate(r.call.arguments);
+    if (!checked.ok) {
+      const error = ProtocolError.internal('The task arguments no longer validate');
+      void this.settle(r.taskId, r.round, { ok: false, error });
+      return;
+    }
+    const controller = new AbortController();
+    this.running.set(r.taskId, controller);
+    const scope: RequestScope = {
+      era: 'modern',
+      protocolVersion: r.call.protocolVersion,
+      clientCapabilities: r.call.clientCapabilities,
+      clientInfo: r.call.clientInfo,
+      progressToken: TASK_PROGRESS_TOKEN,
+    };
+    const io: RequestIO = {
+      signal: controller.signal,
+      principal: r.call.principal,
+      notify: (m) => this.noteProgress(r.taskId, m),
+    };
+    const round = settle(runToolRound(this.core, guardedTool(this.core, def), req, checked.value, scope, io));
+    void round.then((s) => this.settle(r.taskId, r.round, s));
+  }
+
+  /** Records a round's outcome, unless the task moved on (cancelled, expired, another round). */
+  private async settle(taskId: string, round: number, s: Settled): Promise<void> {
+    this.running.delete(taskId);
+    try {
+      const written = await this.mutate(taskId, undefined, (r) => {
+        if (isTerminal(r.status) || r.round !== round) return undefined;
+        return this.outcomeOf(r, s);
+      });
+      // A requestState-only round (ctx.pause): nothing to ask, run the next one after the pause.
+      if (written?.status === 'working' && written.round === round + 1) {
+        setTimeout(() => this.runNext(written), this.core.options.pauseMs).unref?.();
+      }
+    } catch (e) {
+      this.logFailure(`could not record the outcome of task ${taskId}`, e);
+    }
+  }
+
+  private outcomeOf(r: TaskRecord, s: Settled): TaskRecord {
+    const base = { ...r, inputRequests: undefined, answers: undefined, statusMessage: undefined };
+    if (!s.ok) {
+      const e = s.error;
+      if (!(e instanceof ProtocolError)) this.logFailure(`task ${r.taskId} failed`, e);
+      const error =
+        e instanceof ProtocolError
+          ? { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) }
+          : { code: -32603, message: 'Internal error' };
+      return { ...base, status: 'failed', statusMessage: error.message, error };
+    }
+    const o = s.value;
+    if (o.kind === 'complete') {
+      const size = Buffer.byteLength(JSON.stringify(o.value));
+      if (size > this.core.options.maxTaskResultBytes) {
+        const message = `The task result (${size} bytes) exceeds maxTaskResultBytes (${this.core.options.maxTaskResultBytes})`;
+        return { ...base, status: 'failed', statusMessage: message, error: { code: -32603, message } };
+      }
+      return { ...base, status: 'completed', result: o.value };
+    }
+    const requests = (o.result.inputRequests ?? {}) as JsonObject;
+    const requestState = o.result.requestState as string | undefined;
+    if (Object.keys(requests).length === 0) return { ...base, status: 'working', requestState, round: r.round + 1 };
+    return { ...base, status: 'input_required', inputRequests: prefixed(requests, r.round), requestState };
+  }
+
+  /** Progress inside a task becomes its statusMessage; other notifications have no stream to go to. */
+  private noteProgress(taskId: string, m: JsonRpcNotification): void {
+    const text = progressTextOf(m);
+    if (text === undefined) return;
+    void this.mutate(taskId, undefined, (r) =>
+      r.status === 'working' ? { ...r, statusMessage: text } : undefined,
+    ).catch((e) => this.logFailure(`could not record progress of task ${taskId}`, e));
+  }
+
+  private logFailure(what: string, e: unknown): void {
+    this.core.logger.error(what, thrownDetail(e));
+  }
+}
+
+/** A progress notification as a status message: its message, else `progress/total`. */
+function progressTextOf(m: JsonRpcNotification): string | undefined {
+  if (m.method !== 'notifications/progress') return undefined;
+  const p = m.params ?? {};
+  const text =
+    typeof p.message === 'string'
+      ? p.message
+      : typeof p.total === 'number'
+        ? `${String(p.progress)}/${p.total}`
+        : String(p.progress);
+  return text.slice(0, MAX_STATUS_MESSAGE);
+}
+
+function isTaskProgress(m: JsonRpcNotification): boolean {
+  return m.method === 'notifications/progress' && m.params?.progressToken === TASK_PROGRESS_TOKEN;
+}
+
+async function settle(p: Promise<Outcome<object>>): Promise<Settled> {
+  try {
+    return { ok: true, value: (await p) as Outcome<JsonObject> };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** Round `n`'s keys as `n.key`: a key is never reused over the task's life (SEP-2663 §Task Input Requests). */
+function prefixed(requests: JsonObject, round: number): JsonObject {
+  return Object.fromEntries(Object.entries(requests).map(([k, v]) => [`${round}.${k}`, v]));
+}
+
+function unprefixed(answers: JsonObject, round: number): JsonObject {
+  const prefix = `${round}.`;
+  return Object.fromEntries(
+    Object.entries(answers)
+      .filter(([k]) => k.startsWith(prefix))
+      .map(([k, v]) => [k.slice(prefix.length), v]),
+  );
+}
