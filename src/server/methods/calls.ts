@@ -124,7 +124,7 @@ export async function callTool(
     if (withTasks) return tasks.call(g, req, checked.value, scope, io);
     if (def.task === 'required') {
       // A tool the guards hide stays unknown, whatever it would need.
-      if (!(await knownTo(g, args, scope, io))) throw unknown();
+      if (!(await knownTo(g, scope, io))) throw unknown();
       throw ProtocolError.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } }, `${TASKS_EXTENSION} extension`);
     }
   }
