@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { PROCESSES, load } from './lib/targets.mjs';
+import { PROCESSES, load, FIXED, FIXED_TEXT } from './lib/targets.mjs';
 import { pinSelf, startServer, stopServer, waitUntil } from './lib/procs.mjs';
 import { listening } from './lib/wire.mjs';
 import { prepare } from './lib/prepare.mjs';
@@ -23,7 +23,7 @@ mkdirSync(profDir, { recursive: true });
 pinSelf(1);
 snapshotDist();
 const p = PROCESSES[args.proc];
-const spec = load(args.proc, args.proc, args.kind, { tools: Number(p.env.NTOOLS ?? 1) });
+const spec = load(args.proc, args.proc, args.kind, { tools: Number(p.env.NTOOLS ?? 1), ...(p.env.TOOLS === 'fixed' ? { call: FIXED, expectText: FIXED_TEXT } : {}) });
 const preload = fileURLToPath(new URL('./lib/exit-on-sigterm.cjs', import.meta.url));
 const child = startServer(p.file, { ...p.env, PORT: String(p.port) }, { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir, '-r', preload] });
 let m;

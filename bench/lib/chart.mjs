@@ -3,17 +3,20 @@
 import { scenarioRatios } from './ratios.mjs';
 
 const BARS = [
-  ['echo-2026', 'ours', 'sdk-v2', 32, 'echo 2026, 32 conns ÷ SDK v2', 10],
+  ['fixed-2026', 'ours', 'sdk-v2', 32, 'fixed text 2026, 32 conns ÷ SDK v2', 10],
+  ['fixed-2026', 'ours', 'raw node:http', 32, 'fixed text 2026 ÷ raw node:http', 0.4],
+  ['echo-2026', 'ours', 'sdk-v2', 32, 'echo 2026, 32 conns ÷ SDK v2', 12],
   ['echo-2026', 'ours', 'sdk-v2', 1, 'echo 2026, 1 conn ÷ SDK v2'],
   ['echo-2026', 'ours', 'sdk-v1 (2025-11-25 wire)', 32, 'echo, 32 conns ÷ SDK v1'],
-  ['echo-2026', 'ours', 'raw node:http', 32, 'echo 2026, 32 conns ÷ raw node:http', 0.35],
-  ['echo-legacy', 'ours (session)', 'sdk-v1 (stateless)', 32, 'echo 2025-11-25 session ÷ SDK v1'],
+  ['echo-2026', 'ours', 'raw node:http', 32, 'echo 2026, 32 conns ÷ raw node:http', 0.4],
+  ['echo-legacy', 'ours (session)', 'sdk-v1 (stateless)', 32, 'echo 2025-11-25 session ÷ SDK v1', 14],
   ['form10', 'ours', 'sdk-v2', 32, '10-field DTO call ÷ SDK v2'],
   ['list-200', 'ours', 'sdk-v2', 32, 'tools/list, 200 tools ÷ SDK v2'],
   ['echo-200', 'ours, 200 tools', 'sdk-v2, 200 tools', 32, 'echo, 200 tools ÷ SDK v2'],
   ['echo-200', 'ours, 200 tools', 'ours, 1 tool', 32, 'echo, 200 tools ÷ ours 1 tool', 0.9],
   ['mrtr', 'ours HMAC state', 'sdk-v2 createRequestStateCodec', 32, 'MRTR flow (HMAC) ÷ SDK v2'],
   ['mrtr', 'ours AES-GCM state', 'sdk-v2 createRequestStateCodec', 32, 'MRTR flow (AES-GCM) ÷ SDK v2', 8],
+  ['mrtr', 'ours AES-GCM + single-use state', 'sdk-v2 createRequestStateCodec', 32, 'MRTR flow (AES, single-use) ÷ SDK v2', 8],
 ];
 
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');

@@ -1,14 +1,20 @@
-// The scenarios of issue #8. The first loads marked `ours` are compared with every other load of
+// The scenarios of issues #8 and #20. The first loads marked `ours` are compared with every other load of
 // the same scenario, round by round.
-import { load, SIGNUP, SIGNUP_TEXT } from './targets.mjs';
+import { FIXED, FIXED_TEXT, load, SIGNUP, SIGNUP_TEXT } from './targets.mjs';
 
 const ours = (label, proc, kind, extra) => ({ ...load(label, proc, kind, extra), ours: true });
 const signup = { call: SIGNUP, expectText: SIGNUP_TEXT };
+const fixed = { call: FIXED, expectText: FIXED_TEXT };
 
 export const SCENARIOS = [
   {
     id: 'echo-2026', title: 'tools/call echo, 2026-07-28, JSON response', connections: [32, 1],
     loads: [ours('ours', 'ours-echo', 'call'), load('sdk-v2', 'v2-echo', 'call'), load('sdk-v1 (2025-11-25 wire)', 'v1', 'legacy'), load('raw node:http', 'raw', 'call')],
+  },
+  {
+    // Issue 20's headline: the SDK v2's best case (a tool without inputSchema: it validates nothing).
+    id: 'fixed-2026', title: 'tools/call of a no-argument fixed-text tool (test_simple_text), 2026-07-28, JSON response', connections: [32],
+    loads: [ours('ours', 'ours-fixed', 'call', fixed), load('sdk-v2', 'v2-fixed', 'call', fixed), load('raw node:http', 'raw', 'call', fixed)],
   },
   {
     id: 'echo-legacy', title: 'tools/call echo, 2025-11-25 (ours: one initialized session)', connections: [32],
@@ -28,6 +34,6 @@ export const SCENARIOS = [
   },
   {
     id: 'mrtr', title: 'MRTR: elicitation round then completion (one flow = 2 requests), 2026-07-28', connections: [32],
-    loads: [ours('ours HMAC state', 'ours-mrtr-hmac', 'mrtr'), ours('ours AES-GCM state', 'ours-mrtr-aes', 'mrtr'), load('sdk-v2 createRequestStateCodec', 'v2-mrtr', 'mrtr')],
+    loads: [ours('ours HMAC state', 'ours-mrtr-hmac', 'mrtr'), ours('ours AES-GCM state', 'ours-mrtr-aes', 'mrtr'), ours('ours AES-GCM + single-use state', 'ours-mrtr-aes-once', 'mrtr'), load('sdk-v2 createRequestStateCodec', 'v2-mrtr', 'mrtr')],
   },
 ];

@@ -9,11 +9,14 @@ export const port = (n) => n + Number(process.env.BENCH_PORT_OFFSET || 0);
 /** Every server process a scenario may need; each runs alone on CPU 0. */
 export const PROCESSES = {
   'ours-echo': { file: server('ours.cjs'), port: port(4211), env: { TOOLS: 'echo' } },
+  'ours-fixed': { file: server('ours.cjs'), port: port(4216), env: { TOOLS: 'fixed' } },
+  'ours-mrtr-aes-once': { file: server('ours.cjs'), port: port(4217), env: { TOOLS: 'echo,confirm_echo', ENCRYPT: '1', SINGLE_USE: '1' } },
   'ours-form10': { file: server('ours.cjs'), port: port(4212), env: { TOOLS: 'echo,form10' } },
   'ours-200': { file: server('ours.cjs'), port: port(4213), env: { TOOLS: 'echo', NTOOLS: '200' } },
   'ours-mrtr-hmac': { file: server('ours.cjs'), port: port(4214), env: { TOOLS: 'echo,confirm_echo' } },
   'ours-mrtr-aes': { file: server('ours.cjs'), port: port(4215), env: { TOOLS: 'echo,confirm_echo', ENCRYPT: '1' } },
   'v2-echo': { file: server('sdk-v2.mjs'), port: port(4221), env: { TOOLS: 'echo' } },
+  'v2-fixed': { file: server('sdk-v2.mjs'), port: port(4225), env: { TOOLS: 'fixed' } },
   'v2-form10': { file: server('sdk-v2.mjs'), port: port(4222), env: { TOOLS: 'echo,form10' } },
   'v2-200': { file: server('sdk-v2.mjs'), port: port(4223), env: { TOOLS: 'echo', NTOOLS: '200' } },
   'v2-mrtr': { file: server('sdk-v2.mjs'), port: port(4224), env: { TOOLS: 'echo,confirm_echo' } },
@@ -22,6 +25,9 @@ export const PROCESSES = {
 };
 
 export const ECHO = { name: 'echo', arguments: { text: 'hello' } };
+/** The conformance server's no-argument tool; the SDK v2 validates nothing for it. */
+export const FIXED = { name: 'test_simple_text', arguments: {} };
+export const FIXED_TEXT = 'This is a simple text response for testing.';
 export const SIGNUP = {
   name: 'signup',
   arguments: { name: 'Ada Lovelace', email: 'ada@example.com', age: 36, country: 'NL', city: 'Utrecht', zip: '35120',

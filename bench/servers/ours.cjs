@@ -1,6 +1,7 @@
 // onemodelcontext over its own Streamable HTTP transport (serveHttp on node:http), from dist/cjs.
-// Env: PORT, TOOLS (comma list of echo|form10|confirm_echo), NTOOLS (total incl. echo; extras are
-// generated), ENCRYPT=1 (AES-GCM requestState instead of HMAC).
+// Env: PORT, TOOLS (comma list of echo|fixed|form10|confirm_echo), NTOOLS (total incl. echo; extras are
+// generated), ENCRYPT=1 (AES-GCM requestState instead of HMAC), SINGLE_USE=1 (singleUseRequestState:
+// every token redeemable once, in memory).
 const { resolve } = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, IsArray, Length, Matches, Max, MaxLength, Min } = require('class-validator');
@@ -38,8 +39,12 @@ decorateProperty(SignupArgs, 'score', Number, [IsNumber(), Min(0), Max(100)]);
 decorateProperty(SignupArgs, 'tags', Array, [IsArray(), IsString({ each: true })]);
 decorateProperty(SignupArgs, 'note', String, [IsOptional(), IsString(), MaxLength(200)]);
 
+/** The conformance server's `test_simple_text`: no arguments, a fixed text (the SDK v2's best case). */
+const FIXED_TEXT = 'This is a simple text response for testing.';
+
 class BenchTools {
   echo(args) { return args.text; }
+  simpleText() { return FIXED_TEXT; }
   signup(args) { return `${args.name} <${args.email}>`; }
   async confirm_echo(args, ctx) {
     const ok = await ctx.confirm(`Echo "${args.text}"?`, { key: 'confirm' });
@@ -48,6 +53,7 @@ class BenchTools {
   }
 }
 if (tools.has('echo')) decorateMethod(BenchTools, 'echo', [EchoArgs], [Tool({ description: 'Echo text' })]);
+if (tools.has('fixed')) decorateMethod(BenchTools, 'simpleText', [], [Tool({ name: 'test_simple_text', description: 'Tests simple text content response' })]);
 if (tools.has('form10')) decorateMethod(BenchTools, 'signup', [SignupArgs], [Tool({ description: 'Sign up (ten validated fields)' })]);
 if (tools.has('confirm_echo')) decorateMethod(BenchTools, 'confirm_echo', [EchoArgs, Context], [Tool({ description: 'Echo after a confirmation round' })]);
 
@@ -71,6 +77,7 @@ const app = McpApplication.create({
     ContextServerModule.configure({
       requestStateKey: env.requestStateKey ?? randomBytes(32), // per process, like the SDK v2 peer's codec key
       encryptRequestState: process.env.ENCRYPT === '1',
+      singleUseRequestState: process.env.SINGLE_USE === '1',
       pageSize: 1000, // one page, as the peers answer
     }),
     ...redis,

@@ -22,6 +22,11 @@ function factory() {
     server.registerTool('echo', { description: 'Echo text', inputSchema: z.object({ text: z.string() }) },
       async ({ text }) => ({ content: [{ type: 'text', text }] }));
   }
+  if (tools.has('fixed')) {
+    // The conformance server's test_simple_text: no inputSchema, so the SDK validates nothing (its best case).
+    server.registerTool('test_simple_text', { description: 'Tests simple text content response' },
+      async () => ({ content: [{ type: 'text', text: 'This is a simple text response for testing.' }] }));
+  }
   if (tools.has('form10')) {
     server.registerTool('signup', {
       description: 'Sign up (ten validated fields)',
