@@ -84,7 +84,11 @@ const app = McpApplication.create({
   ],
 });
 
-serveHttp(app, { ...omc.httpOptionsFromEnv(env), port, host: '127.0.0.1', path: '/mcp' }).then(
-  (h) => console.log(`ours listening ${h.port} tools=${ntools} set=${[...tools]}`),
-  (e) => { console.error(e); process.exit(1); },
-);
+// Required (bench/inproc.mjs) rather than run: hand the app over, listen on nothing.
+module.exports = { app, omc, DIST };
+if (require.main === module) {
+  serveHttp(app, { ...omc.httpOptionsFromEnv(env), port, host: '127.0.0.1', path: '/mcp' }).then(
+    (h) => console.log(`ours listening ${h.port} tools=${ntools} set=${[...tools]}`),
+    (e) => { console.error(e); process.exit(1); },
+  );
+}
