@@ -85,10 +85,13 @@ const CORS_HEADERS = new Set([
   'last-event-id',
 ]);
 
+/** No CORS headers: one frozen object shared by every response (callers spread it, never write it). */
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /** Response headers that let an allowlisted browser origin read the response. */
 export function corsHeaders(headers: HeaderBag, policy: HostPolicy): Record<string, string> {
   const origin = header(headers, 'origin');
-  if (!policy.corsOrigins || origin === undefined || !policy.corsOrigins.has(origin)) return {};
+  if (!policy.corsOrigins || origin === undefined || !policy.corsOrigins.has(origin)) return NO_HEADERS;
   return {
     'Access-Control-Allow-Origin': origin,
     Vary: 'Origin',

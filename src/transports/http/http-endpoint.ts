@@ -218,7 +218,8 @@ export class HttpEndpoint {
       return sendError(res, 400, id, ErrorCode.InvalidParams, `Invalid request metadata: ${era.reason}`, cors);
     const claimMismatch = envelopeHeaderMismatch(message.params, versionHeader);
     if (claimMismatch) return sendError(res, 400, id, ErrorCode.HeaderMismatch, claimMismatch, cors);
-    const ex = await this.authenticate(req.headers, res, id, cors);
+    const authenticated = this.authenticate(req.headers, res, id, cors);
+    const ex = authenticated instanceof Promise ? await authenticated : authenticated;
     if (!ex) return;
     if (era.era === 'modern') {
       // Client notifications have no meaning on 2026 HTTP (cancellation is closing the stream).
@@ -367,18 +368,29 @@ export class HttpEndpoint {
 
   /**
    * Establishes the principal: the OAuth resource's bearer-token check when the server is one,
-   * else the app's `authenticate` hook (a throw is 401). A refusal is answered here.
+   * else the app's `authenticate` hook (a throw is 401). A refusal is answered here. Without either
+   * the exchange is known at once: no promise (callers await only what is one).
    */
-  private async authenticate(
+  private authenticate(
+    headers: HeaderBag,
+    res: ResponseSink,
+    id: RequestId | null | undefined,
+    cors: Record<string, string>,
+  ): Exchange | undefined | Promise<Exchange | undefined> {
+    const rs = this.ctx.server.settings.resourceServer;
+    if (rs) return this.bearer(rs, headers, res, id, cors);
+    const hook = this.ctx.server.settings.authenticate;
+    if (!hook) return { responseHeaders: cors };
+    return this.runAuthenticate(hook, headers, res, id, cors);
+  }
+
+  private async runAuthenticate(
+    hook: NonNullable<ServerEndpoint['settings']['authenticate']>,
     headers: HeaderBag,
     res: ResponseSink,
     id: RequestId | null | undefined,
     cors: Record<string, string>,
   ): Promise<Exchange | undefined> {
-    const rs = this.ctx.server.settings.resourceServer;
-    if (rs) return this.bearer(rs, headers, res, id, cors);
-    const hook = this.ctx.server.settings.authenticate;
-    if (!hook) return { responseHeaders: cors };
     let principal: Principal | undefined;
     try {
       principal = await hook({ transport: 'http', headers: { ...headers } });

@@ -13,6 +13,17 @@ export class Inflight {
     return this.count;
   }
 
+  /** Counts a request until `leave` (the caller awaits its work in between): no closure, no derived promise. */
+  enter(controller: Abortable): void {
+    this.count++;
+    this.controllers.add(controller);
+  }
+
+  leave(controller: Abortable): void {
+    this.controllers.delete(controller);
+    if (--this.count === 0) for (const wake of this.idle.splice(0)) wake();
+  }
+
   track<T>(work: Promise<T>, controller?: Abortable): Promise<T> {
     this.count++;
     if (controller) this.controllers.add(controller);

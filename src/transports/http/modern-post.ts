@@ -12,7 +12,10 @@ import { checkModernHeaders } from './modern-headers';
 import { ReplyStream } from './reply-stream';
 import { sendJson } from './responses';
 import { SSE_HEADERS, SseWriter } from './sse-writer';
-import type { ListenStream } from '../../server/server-endpoint';
+import type { ListenStream, Reply } from '../../server/server-endpoint';
+import type { RequestIO } from '../../server/request-io';
+import type { Principal } from '../../context/principal';
+import type { Abortable } from './inflight';
 
 export async function modernRequest(
   ctx: EndpointContext,
@@ -33,27 +36,51 @@ export async function modernRequest(
     );
   }
 
-  // The AbortController is made only when someone reads the signal or the client leaves:
-  // most calls never look at it, and it is one of the costlier allocations of a request.
-  let controller: AbortController | undefined;
-  const cancel = (reason: unknown) => (controller ??= new AbortController()).abort(reason);
   const reply = new ReplyStream(res, { headers: ex.responseHeaders });
-  res.onGone(() => cancel(new Error('The client closed the response stream')));
-  const io = {
-    transport: 'http' as const,
-    get signal() {
-      return (controller ??= new AbortController()).signal;
-    },
-    notify: (n: JsonRpcNotification) => {
-      if (!controller?.signal.aborted) reply.push(n);
-    },
-    principal: ex.principal,
-  };
+  const io = new ModernIO(reply, ex.principal);
+  res.onGone(() => io.abort(new Error('The client closed the response stream')));
   const dispatched = ctx.server.dispatchModern(req, io);
   if (!(dispatched instanceof Promise)) return listen(ctx, dispatched, res, ex);
-  const answer = await ctx.inflight.track(dispatched, { abort: cancel });
-  if (controller?.signal.aborted) return; // cancelled: not one more byte for it
-  await reply.finish(answer.message, replyStatus(answer, 'modern'));
+  ctx.inflight.enter(io);
+  let answer: Reply;
+  try {
+    answer = await dispatched;
+  } finally {
+    ctx.inflight.leave(io);
+  }
+  if (io.aborted) return; // cancelled: not one more byte for it
+  return reply.finish(answer.message, replyStatus(answer, 'modern'));
+}
+
+/**
+ * The request's IO, and what shutdown aborts. One object per request: the AbortController is made
+ * only when someone reads the signal or the request is aborted (most calls never look at it, and
+ * it is one of the costlier allocations of a request).
+ */
+class ModernIO implements RequestIO, Abortable {
+  readonly transport = 'http' as const;
+  private controller?: AbortController;
+
+  constructor(
+    private readonly reply: ReplyStream,
+    readonly principal: Principal | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    return (this.controller ??= new AbortController()).signal;
+  }
+
+  get aborted(): boolean {
+    return this.controller?.signal.aborted ?? false;
+  }
+
+  notify(n: JsonRpcNotification): void {
+    if (!this.aborted) this.reply.push(n);
+  }
+
+  abort(reason?: unknown): void {
+    (this.controller ??= new AbortController()).abort(reason);
+  }
 }
 
 /** `subscriptions/listen`: an SSE stream that opens with the ack and ends with the final result. */

@@ -15,42 +15,61 @@ export function nodeRequestView(req: IncomingMessage, parsedBody?: unknown): Htt
 }
 
 export function nodeResponseSink(res: ServerResponse): ResponseSink {
-  let gone = false;
-  const listeners: Array<() => void> = [];
-  res.once('close', () => {
-    if (res.writableFinished) return;
-    gone = true;
-    for (const l of listeners.splice(0)) l();
-  });
-  return {
-    get gone() {
-      return gone || res.destroyed;
-    },
-    onGone(listener) {
-      if (gone) listener();
-      else listeners.push(listener);
-    },
-    send(status, headers, body) {
-      if (res.headersSent || res.destroyed) return;
-      res.writeHead(
-        status,
-        body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-      );
-      res.end(body);
-    },
-    openStream(status, headers): StreamSink {
-      if (!res.headersSent && !res.destroyed) {
-        res.writeHead(status, headers);
-        res.flushHeaders();
-      }
-      return {
-        write: (text) => {
-          if (!res.destroyed && !res.writableEnded) res.write(text);
-        },
-        end: () => {
-          if (!res.writableEnded) res.end();
-        },
-      };
-    },
-  };
+  return new NodeResponseSink(res);
+}
+
+/**
+ * A class rather than an object literal with closures: one object per response, and the `close`
+ * listener is added only once someone asks to hear the client leave (a plain JSON reply never does).
+ */
+class NodeResponseSink implements ResponseSink {
+  private left = false;
+  private listeners?: Array<() => void>;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  get gone(): boolean {
+    return this.left || this.res.destroyed;
+  }
+
+  onGone(listener: () => void): void {
+    if (this.left) return listener();
+    if (this.listeners) return void this.listeners.push(listener);
+    this.listeners = [listener];
+    this.res.once('close', () => {
+      if (this.res.writableFinished) return;
+      this.left = true;
+      for (const l of this.listeners!.splice(0)) l();
+    });
+  }
+
+  send(status: number, headers: Record<string, string>, body?: string): void {
+    const res = this.res;
+    if (res.headersSent || res.destroyed) return;
+    if (body === undefined) res.writeHead(status, headers);
+    else {
+      // Node takes a flat [name, value, …] list: no merged header object per response.
+      const flat: string[] = [];
+      for (const name in headers) flat.push(name, headers[name]!);
+      flat.push('Content-Length', String(Buffer.byteLength(body)));
+      res.writeHead(status, flat);
+    }
+    res.end(body);
+  }
+
+  openStream(status: number, headers: Record<string, string>): StreamSink {
+    const res = this.res;
+    if (!res.headersSent && !res.destroyed) {
+      res.writeHead(status, headers);
+      res.flushHeaders();
+    }
+    return {
+      write: (text) => {
+        if (!res.destroyed && !res.writableEnded) res.write(text);
+      },
+      end: () => {
+        if (!res.writableEnded) res.end();
+      },
+    };
+  }
 }

@@ -30,16 +30,18 @@ export class ReplyStream {
   private sink?: ResponseSink;
   private streaming = false;
   private finished = false;
-  private queue: Promise<void> = Promise.resolve();
-  /** Whether anything was ever queued: then the reply must queue behind it to keep order. */
-  private busy = false;
+  /** Made on the first `enqueue`: a plain JSON reply never queues (nor allocates the promise). */
+  private queue?: Promise<void>;
+  /** Whether the sink's departure is watched yet (resumable streams from the start, others once they stream). */
+  private watching = false;
 
   constructor(
     res: ResponseSink,
     private readonly options: ReplyStreamOptions = {},
   ) {
     this.sink = res;
-    res.onGone(() => this.dropSink(res));
+    // A plain JSON reply reads `res.gone` when it sends; only streams need to hear the client leave.
+    if (options.resumable) this.watch(res);
   }
 
   get isFinished(): boolean {
@@ -68,14 +70,14 @@ export class ReplyStream {
   }
 
   /** The final reply; ends the exchange. */
-  finish(message: JsonRpcMessage, status: number): Promise<void> {
+  finish(message: JsonRpcMessage, status: number): Promise<void> | undefined {
     if (this.finished) return this.queue;
     this.finished = true;
-    if (!this.streaming && !this.busy) {
-      // The common case, nothing was streamed: one JSON response, no queue hop.
+    if (!this.streaming && this.queue === undefined) {
+      // The common case, nothing was streamed or queued: one JSON response, no queue hop, no promise.
       const res = this.sink;
       if (res && !res.gone) res.send(status, this.jsonHeaders(), JSON.stringify(message));
-      return this.queue;
+      return undefined;
     }
     return this.enqueue(async () => {
       if (!this.streaming) {
@@ -124,6 +126,7 @@ export class ReplyStream {
       );
       this.streaming = true;
       res.onGone(() => this.dropSink(res));
+      this.watching = true;
       for (const e of missed) if (e.message) this.sse.event(e.message, e.id);
       if (this.finished) {
         this.sse.end();
@@ -135,6 +138,7 @@ export class ReplyStream {
   private async startStream(): Promise<void> {
     this.streaming = true;
     const res = this.sink;
+    if (res && !this.watching) this.watch(res);
     if (res && !res.gone)
       this.sse = new SseWriter(
         res.openStream(200, { ...SSE_HEADERS, ...this.options.headers }),
@@ -166,9 +170,13 @@ export class ReplyStream {
     return extra && Object.keys(extra).length ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS;
   }
 
+  private watch(res: ResponseSink): void {
+    this.watching = true;
+    res.onGone(() => this.dropSink(res));
+  }
+
   private enqueue(task: () => Promise<void>): Promise<void> {
-    this.busy = true;
-    this.queue = this.queue.then(task).catch(() => undefined);
+    this.queue = (this.queue ?? Promise.resolve()).then(task).catch(() => undefined);
     return this.queue;
   }
 }
