@@ -157,7 +157,10 @@ export class Context {
    */
   completeUrlElicitation(elicitationId: string): void {
     if (!this.init.urlElicitationIds) return;
-    (this.init.notifySession ?? this.init.notify)('notifications/elicitation/complete', { elicitationId });
+    const params = { elicitationId };
+    // Called as methods: an init may implement them on its prototype.
+    if (this.init.notifySession) this.init.notifySession('notifications/elicitation/complete', params);
+    else this.init.notify('notifications/elicitation/complete', params);
   }
 
   /** Asks the client's model for a completion. */

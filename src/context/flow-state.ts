@@ -62,13 +62,19 @@ export function hasKey(map: object, key: string): boolean {
  * state. `null` or a non-object means "no answers".
  */
 export function incomingAnswers(flow: FlowState, responses: unknown, hadState: boolean): IncomingAnswers {
+  // No answers (every first round): one shared empty map, which nothing writes (answers are only deleted from it);
+  // a flow without state is a fresh one, whose `asked` is already empty.
+  if (!isRecord(responses)) {
+    if (hadState) flow.asked = dict();
+    return NO_ANSWERS;
+  }
   const incoming: IncomingAnswers = dict();
-  if (isRecord(responses)) {
-    for (const key of Object.keys(responses)) {
-      if (hadState && !hasKey(flow.asked, key)) continue;
-      incoming[key] = { question: hadState ? flow.asked[key]! : ANY_QUESTION, answer: responses[key] };
-    }
+  for (const key of Object.keys(responses)) {
+    if (hadState && !hasKey(flow.asked, key)) continue;
+    incoming[key] = { question: hadState ? flow.asked[key]! : ANY_QUESTION, answer: responses[key] };
   }
   flow.asked = dict();
   return incoming;
 }
+
+const NO_ANSWERS: IncomingAnswers = Object.freeze(dict<JournaledAnswer>());

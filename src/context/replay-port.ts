@@ -26,7 +26,8 @@ export class ReplayAskPort implements AskPort {
   readonly pending: PendingAsk[] = [];
   /** Every ask and `ctx.once` of this attempt, in call order (what the replay linter compares). */
   readonly trace: ReplayStep[] = [];
-  private readonly counters = new Map<string, number>();
+  /** Per-kind counters for asks without a key; made on the first such ask. */
+  private counters?: Map<string, number>;
   /**
    * Set one microtask after the first unanswered ask: from then on the attempt is bound to end in
    * input_required, so a later ask (say, in the handler's `catch`) is not sent to the user — on
@@ -130,8 +131,9 @@ export class ReplayAskPort implements AskPort {
   }
 
   private nextKey(kind: string): string {
-    const n = (this.counters.get(kind) ?? 0) + 1;
-    this.counters.set(kind, n);
+    const counters = (this.counters ??= new Map());
+    const n = (counters.get(kind) ?? 0) + 1;
+    counters.set(kind, n);
     return `${kind}-${n}`;
   }
 }

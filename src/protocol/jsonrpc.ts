@@ -101,9 +101,8 @@ export function jsonDepthExceeds(text: string, limit = MAX_JSON_DEPTH): boolean 
 /** Number of `{` and `[` in text, counting no further than `stopAt`. */
 function countOpeners(text: string, stopAt: number): number {
   let n = 0;
-  for (const opener of ['{', '[']) {
-    for (let i = text.indexOf(opener); i !== -1 && n < stopAt; i = text.indexOf(opener, i + 1)) n++;
-  }
+  for (let i = text.indexOf('{'); i !== -1 && n < stopAt; i = text.indexOf('{', i + 1)) n++;
+  for (let i = text.indexOf('['); i !== -1 && n < stopAt; i = text.indexOf('[', i + 1)) n++;
   return n;
 }
 

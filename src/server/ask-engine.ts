@@ -62,7 +62,9 @@ export interface AskRun<T> {
 
 export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Outcome<T>> {
   if (r.scope.era === 'legacy') return { kind: 'complete', value: await runLegacy(deps, r) };
-  const round = await openRound(deps, r);
+  // A first round opens without I/O: no promise to wait for.
+  const opening = openRound(deps, r);
+  const round = opening instanceof Promise ? await opening : opening;
   const hold = new FlowHold(deps, round.flow, () => r.io.signal);
   const telemetry = telemetryOf(r.scope);
   if (telemetry && round.continues) telemetry.continueFlow(hold.flowId, round.flow.firstSpan);
@@ -82,11 +84,11 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
 async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, hold: FlowHold): Promise<Outcome<T>> {
   const { flow, incoming, lowLevel } = round;
   const telemetry = telemetryOf(r.scope);
-  const lint = deps.replayLint === 'off' ? undefined : new DryReplay(flow, incoming, lowLevel, hold.ledger(flow));
+  const lint = deps.replayLint === 'off' ? undefined : new DryReplay(flow, incoming, lowLevel, hold.ledger());
   const port = new ReplayAskPort(
     flow,
     r.scope.clientCapabilities,
-    lint?.ledger ?? hold.ledger(flow),
+    lint?.ledger ?? hold.ledger(),
     incoming,
     deps.maxReasks,
     lowLevel,
@@ -94,11 +96,15 @@ async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, h
   );
   const state = new StateBag(flow.state);
   const info: AttemptInfo = { round: flow.round, completes: () => port.pending.length === 0 };
-  const attempt = await settle(
-    lint
-      ? () => watchEffects(lint.effects, () => r.run(port, state, r.io, info))
-      : () => r.run(port, state, r.io, info),
-  );
+  let attempt: Settled<T>;
+  try {
+    const value = lint
+      ? watchEffects(lint.effects, () => r.run(port, state, r.io, info))
+      : r.run(port, state, r.io, info);
+    attempt = { ok: true, value: await value };
+  } catch (error) {
+    attempt = { ok: false, error };
+  }
 
   if (!attempt.ok && attempt.error instanceof ProtocolError) throw attempt.error;
   if (!attempt.ok && attempt.error instanceof InputRequired) {
@@ -145,11 +151,3 @@ function traceNextRound(
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-async function settle<T>(fn: () => Promise<T>): Promise<Settled<T>> {
-  try {
-    return { ok: true, value: await fn() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}

@@ -21,9 +21,10 @@ export interface FlowHoldDeps {
 const FIRST_POLL_MS = 2;
 const MAX_POLL_MS = 100;
 
-export class FlowHold {
+export class FlowHold implements OnceLedger {
   private held = false;
-  private onces: Record<string, OnceRecord> = {};
+  /** The store's `ctx.once` records of the flow, once claimed. */
+  private onces?: Record<string, OnceRecord>;
   private holderId?: string;
 
   /** Ids are minted on first use: a call that never asks or fences costs no random bytes. */
@@ -72,17 +73,24 @@ export class FlowHold {
     }
   }
 
-  /** `ctx.once` records: the store's first, the sealed state's as a fallback (a store that lost them). */
-  ledger(flow: FlowState): OnceLedger {
-    return {
-      lookup: async (key) => this.onces[key] ?? (hasKey(flow.onces, key) ? flow.onces[key] : undefined),
-      record: async (key, outcome) => {
-        await this.claim();
-        await this.deps.flows.recordOnce(this.flowId, this.holder, key, outcome, this.expiry());
-        this.onces[key] = outcome;
-        flow.onces[key] = outcome;
-      },
-    };
+  /**
+   * `ctx.once` records of this hold's flow: the hold itself (one object per request, nothing made
+   * for the calls that never use `ctx.once`).
+   */
+  ledger(): OnceLedger {
+    return this;
+  }
+
+  /** The store's record first, the sealed state's as a fallback (a store that lost them). */
+  async lookup(key: string): Promise<OnceRecord | undefined> {
+    return this.onces?.[key] ?? (hasKey(this.flow.onces, key) ? this.flow.onces[key] : undefined);
+  }
+
+  async record(key: string, outcome: OnceRecord): Promise<void> {
+    await this.claim();
+    await this.deps.flows.recordOnce(this.flowId, this.holder, key, outcome, this.expiry());
+    (this.onces ??= {})[key] = outcome;
+    this.flow.onces[key] = outcome;
   }
 
   /** Records the completion when the flow is tracked (a one-round call never is). */

@@ -30,7 +30,8 @@ export interface OpenedRound {
   lowLevel?: LowLevelInput;
 }
 
-export async function openRound<T>(deps: EngineDeps, r: AskRun<T>): Promise<OpenedRound> {
+/** A first round (no requestState) opens at once; a continuing one once its state is opened. */
+export function openRound<T>(deps: EngineDeps, r: AskRun<T>): OpenedRound | Promise<OpenedRound> {
   const binding: StateBinding = {
     method: r.method,
     target: r.target,
@@ -44,6 +45,15 @@ export async function openRound<T>(deps: EngineDeps, r: AskRun<T>): Promise<Open
     const flow = emptyFlow('');
     return { binding, flow, continues: false, incoming: incomingAnswers(flow, r.params.inputResponses, false) };
   }
+  return openSealed(deps, r, binding, token);
+}
+
+async function openSealed<T>(
+  deps: EngineDeps,
+  r: AskRun<T>,
+  binding: StateBinding,
+  token: unknown,
+): Promise<OpenedRound> {
   let flow: FlowState;
   let flowStartedAt: number | undefined;
   try {

@@ -12,6 +12,10 @@ export const PRINCIPAL = Symbol.for('onemodelcontext:principal');
 type Make = (ctx: Context) => unknown;
 type ArgKind = 'context' | 'signal' | 'input';
 
+function argOf(kind: ArgKind, input: unknown, ctx: Context): unknown {
+  return kind === 'context' ? ctx : kind === 'signal' ? ctx.signal : input;
+}
+
 export class Invoker {
   /** How to get an instance of each provider class, decided on first use. */
   private readonly makers = new Map<Function, Make>();
@@ -19,11 +23,18 @@ export class Invoker {
 
   constructor(private readonly root: DependencyContainer) {}
 
-  async invoke(source: HandlerSource, input: unknown, ctx: Context): Promise<unknown> {
+  /**
+   * The handler's return value (a promise or not). Not async: a synchronous handler's value needs no promise; a
+   * synchronous throw reaches the caller as a throw, which awaits it inside its try.
+   */
+  invoke(source: HandlerSource, input: unknown, ctx: Context): unknown {
     if (source.kind === 'function') return source.fn(input, ctx as never);
     const instance = this.instance(source.cls, ctx) as Record<string, (...a: unknown[]) => unknown>;
-    const args = this.kinds(source).map((k) => (k === 'context' ? ctx : k === 'signal' ? ctx.signal : input));
-    return instance[source.method]!(...args);
+    const kinds = this.kinds(source);
+    const method = source.method;
+    if (kinds.length === 0) return instance[method]!();
+    if (kinds.length === 1) return instance[method]!(argOf(kinds[0]!, input, ctx));
+    return instance[method]!(...kinds.map((k) => argOf(k, input, ctx)));
   }
 
   /** Calls with explicit arguments (completions): no request Context is built for these. */

@@ -25,8 +25,20 @@ export class UndeclaredForms {
     private readonly mode: UndeclaredFormsMode,
   ) {}
 
+  /** Each handler's hook, made once (it is asked for on every call). */
+  private readonly gates = new WeakMap<object, (form: Function) => void>();
+
   /** The `checkForm` hook for one handler's Context. */
   gate(def: { owner: string; forms: ReadonlySet<Function> }): (form: Function) => void {
+    let gate = this.gates.get(def);
+    if (!gate) {
+      gate = this.makeGate(def);
+      this.gates.set(def, gate);
+    }
+    return gate;
+  }
+
+  private makeGate(def: { owner: string; forms: ReadonlySet<Function> }): (form: Function) => void {
     return (form) => {
       if (def.forms.has(form)) return;
       const message = `${def.owner} asked ctx.elicit(${form.name}) without declaring it: add \`forms: [${form.name}]\` to its decorator so the form is checked at start-up.`;
