@@ -22,14 +22,17 @@ function handlerOf(source: HandlerSource): Pick<CallBase, 'handlerClass' | 'hand
     : { handlerClass: undefined, handlerMethod: undefined };
 }
 
-/** The handler's value: through the pipeline on a real attempt, straight otherwise (no pipeline, dry replay). */
+/**
+ * The handler's value: through the pipeline on a real attempt, straight otherwise (no pipeline, dry replay). Straight,
+ * a synchronous handler's value comes back as it is (callers await it inside their try).
+ */
 export function invokeGuarded(
   core: ServerCore,
   g: Guarded,
   input: unknown,
   ctx: Context,
   attempt: AttemptInfo | undefined,
-): Promise<unknown> {
+): unknown {
   if (!g.pipe || !attempt) return core.invoker.invoke(g.def.source, input, ctx);
   const base: CallBase = {
     method: g.method,
