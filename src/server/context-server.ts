@@ -23,6 +23,7 @@ import { complete } from './methods/completion';
 import { discover, initialize } from './methods/lifecycle';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './methods/lists';
 import { CALLER_DEPENDENT } from './methods/list-visibility';
+import { knownTo } from './methods/guarded';
 import type { RequestIO } from './request-io';
 import { resourceUri } from './resource-uri';
 import { ListenQuota } from './listen-quota';
@@ -108,7 +109,7 @@ export class ContextServer implements ServerEndpoint {
       ['tools/call', (r, s, io) => callTool(c, r, s, io, tasks)],
       ['prompts/get', (r, s, io) => getPrompt(c, r, s, io)],
       ['resources/read', (r, s, io) => readResource(c, r, s, io)],
-      ['completion/complete', (r, s) => complete(c, r.params, s)],
+      ['completion/complete', (r, s, io) => complete(c, r.params, s, io)],
     ]);
   }
 
@@ -239,7 +240,7 @@ export class ContextServer implements ServerEndpoint {
           break;
         case 'resources/subscribe':
         case 'resources/unsubscribe':
-          result = this.subscription(session, req.method, req.params);
+          result = await this.subscription(session, req.method, req.params, io);
           break;
         default: {
           const handler = this.shared.get(req.method);
@@ -305,16 +306,26 @@ export class ContextServer implements ServerEndpoint {
   }
 
   /** Subscribes only to what exists (a fixed resource or a template match), up to the per-session cap. */
-  private subscription(session: LegacySession, method: string, params: JsonObject | undefined): JsonObject {
+  private async subscription(
+    session: LegacySession,
+    method: string,
+    params: JsonObject | undefined,
+    io: RequestIO,
+  ): Promise<JsonObject> {
     const uri = resourceUri(params, method, this.core.options.maxUriLength);
     if (method === 'resources/unsubscribe') {
       session.subscriptions.delete(uri);
       return {};
     }
     if (session.subscriptions.has(uri)) return {};
-    if (!this.core.registry.resource(uri) && !this.core.registry.matchTemplate(uri)) {
-      throw new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-    }
+    const fixed = this.core.registry.resource(uri);
+    const def = fixed ?? this.core.registry.matchTemplate(uri)?.def;
+    const notFound = () => new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    if (!def) throw notFound();
+    // A resource its guards hide from this caller is not found here either.
+    const pipe = this.core.pipelines.of(def);
+    const kind = fixed ? 'resource' : 'resourceTemplate';
+    if (pipe && !(await knownTo({ def, kind, method, target: uri, pipe }, session.scope(params), io))) throw notFound();
     const max = this.core.options.maxSubscriptionsPerSession;
     if (session.subscriptions.size >= max) {
       throw ProtocolError.invalidRequest(

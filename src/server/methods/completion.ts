@@ -3,7 +3,9 @@ import { ProtocolError } from '../../errors/protocol-error';
 import type { CompletionReference } from '../../protocol/completion';
 import type { JsonObject } from '../../protocol/jsonrpc';
 import { vetHandlerError } from '../handler-codes';
+import type { RequestIO } from '../request-io';
 import type { RequestScope } from '../request-scope';
+import { knownTo } from './guarded';
 import type { ServerCore } from '../server-core';
 import { thrownDetail } from '../server-logger';
 
@@ -17,6 +19,7 @@ export async function complete(
   core: ServerCore,
   params: JsonObject | undefined,
   scope: RequestScope,
+  io: RequestIO,
 ): Promise<JsonObject> {
   const ref = params?.ref;
   const argument = params?.argument;
@@ -29,15 +32,34 @@ export async function complete(
     throw ProtocolError.invalidParams('completion/complete needs ref and argument {name, value}');
   }
   let key: CompletionReference;
+  const none = { completion: { values: [], hasMore: false } };
   if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
-    if (!core.registry.prompt(ref.name)) throw ProtocolError.invalidParams(`Unknown prompt: ${ref.name}`);
+    const prompt = core.registry.prompt(ref.name);
+    const unknown = () => ProtocolError.invalidParams(`Unknown prompt: ${ref.name}`);
+    if (!prompt) throw unknown();
+    // A prompt its guards hide from this caller is unknown here too.
+    const g = { def: prompt, kind: 'prompt', method: 'completion/complete', target: prompt.name } as const;
+    if (!(await knownTo({ ...g, pipe: core.pipelines.of(prompt) }, scope, io))) throw unknown();
     key = { type: 'ref/prompt', name: ref.name };
   } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-    key = { type: 'ref/resource', uri: ref.uri };
+    const uri = ref.uri;
+    const template = core.registry.listResourceTemplates().find((t) => t.uriTemplate === uri);
+    const target = template ?? core.registry.resource(uri);
+    if (target) {
+      const g = {
+        def: target,
+        kind: template ? 'resourceTemplate' : 'resource',
+        method: 'completion/complete',
+        target: uri,
+      } as const;
+      // Hidden from this caller: as for a reference nothing completes.
+      if (!(await knownTo({ ...g, pipe: core.pipelines.of(target) }, scope, io))) return none;
+    }
+    key = { type: 'ref/resource', uri };
   } else throw ProtocolError.invalidParams('completion/complete: unsupported ref');
 
   const def = core.registry.completion(key, argument.name);
-  if (!def) return { completion: { values: [], hasMore: false } };
+  if (!def) return none;
   const context = isRecord(params?.context) && isRecord(params.context.arguments) ? params.context.arguments : {};
   let produced: unknown;
   try {

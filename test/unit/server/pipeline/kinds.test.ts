@@ -248,3 +248,36 @@ test('pagination stays per caller: cursors walk the caller’s own list', async 
   expect(await walk(guest)).toEqual(['open']);
   expect(await walk(staff)).toEqual(['shout', 'failing', 'open']);
 });
+
+describe.each(['modern', 'legacy'] as const)('%s: completion/complete', (era) => {
+  test('a hidden prompt is unknown, a hidden template completes nothing', async () => {
+    const guest = await MemoryClient.connect(app, { era, principal: { id: 'gus', roles: [] } });
+    const prompt = await guest.raw('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'greeting' },
+      argument: { name: 'x', value: '' },
+    });
+    expect(prompt).toMatchObject({ error: { code: -32602, message: 'Unknown prompt: greeting' } });
+    const template = await guest.request('completion/complete', {
+      ref: { type: 'ref/resource', uri: 'doc://pages/{page}' },
+      argument: { name: 'page', value: '' },
+    });
+    expect(template).toMatchObject({ completion: { values: [] } });
+    const staffer = await MemoryClient.connect(app, { era, principal: staff });
+    expect(
+      await staffer.request('completion/complete', {
+        ref: { type: 'ref/prompt', name: 'greeting' },
+        argument: { name: 'x', value: '' },
+      }),
+    ).toMatchObject({ completion: { values: [] } });
+  });
+});
+
+test('legacy resources/subscribe: a hidden resource is not found', async () => {
+  const guest = await MemoryClient.connect(app, { era: 'legacy', principal: { id: 'gus', roles: [] } });
+  const hidden = await guest.raw('resources/subscribe', { uri: 'doc://readme' });
+  const missing = await guest.raw('resources/subscribe', { uri: 'doc://missing' });
+  expect(hidden).toMatchObject({ error: { code: -32002, message: 'Resource not found: doc://readme' } });
+  expect(missing).toMatchObject({ error: { code: -32002 } });
+  const staffer = await MemoryClient.connect(app, { era: 'legacy', principal: staff });
+  expect(await staffer.request('resources/subscribe', { uri: 'doc://readme' })).toEqual({});
+});
