@@ -169,6 +169,31 @@ export {
 export { Subscription } from './client/subscription';
 export { applyElicitationDefaults, type ElicitationContent } from './client/elicitation-defaults';
 export type { HttpTarget, StdioTarget } from './client/targets';
+
+// Client sign-in (OAuth 2.1)
+export { OAuthOptions, type OAuthInit } from './client/auth/auth-options';
+export {
+  followRedirect,
+  loopbackRedirect,
+  type RedirectHandler,
+  type FollowRedirectOptions,
+  type LoopbackRedirectOptions,
+} from './client/auth/redirect-handlers';
+export {
+  MemoryTokenStore,
+  type TokenStore,
+  type StoredAuth,
+  type StoredTokens,
+  type ClientRegistration,
+  type TokenEndpointAuthMethod,
+} from './client/auth/token-store';
+export {
+  AuthDiscoveryError,
+  AuthorizationResponseError,
+  TokenEndpointError,
+  InsufficientScopeError,
+  AuthenticationFailedError,
+} from './client/auth/auth-errors';
 export type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from './client/transport';
 export type { Page } from './client/page';
 export type { ServerDescription } from './client/server-description';

@@ -9,6 +9,7 @@ import type { Principal } from '../context/principal';
 import { HasMethods, IsFunction } from '../config/option-rules';
 import { validateOptions } from '../config/validate-options';
 import type { ClientTransport } from './transport';
+import { resolveOAuthOptions, type OAuthInit, type OAuthOptions } from './auth/auth-options';
 
 /** Streamable HTTP: the server's MCP endpoint. */
 export class HttpTarget {
@@ -17,6 +18,8 @@ export class HttpTarget {
   @IsOptional() @IsObject() headers?: Record<string, string>;
   /** Replace fetch (proxies, tests). */
   @IsOptional() @IsFunction() fetch?: typeof fetch;
+  /** Sign in with OAuth when the server answers 401 (see docs/auth.md). */
+  @IsOptional() @IsObject() auth?: OAuthInit | Readonly<OAuthOptions>;
 }
 
 /** stdio: the server process to spawn. */
@@ -70,5 +73,10 @@ export function validateTarget(target: ClientTarget): ValidatedTarget {
   if (has(target, 'app')) return { kind: 'app', target: validateOptions(AppTarget, target, { label: 'AppTarget' }) };
   if (has(target, 'command'))
     return { kind: 'stdio', target: validateOptions(StdioTarget, target, { label: 'StdioTarget' }) };
-  return { kind: 'http', target: validateOptions(HttpTarget, target, { label: 'HttpTarget' }) };
+  const http = target as HttpTarget;
+  const auth = http.auth === undefined ? undefined : resolveOAuthOptions(http.auth);
+  return {
+    kind: 'http',
+    target: validateOptions(HttpTarget, auth ? { ...http, auth } : target, { label: 'HttpTarget' }),
+  };
 }

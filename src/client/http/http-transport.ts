@@ -14,6 +14,8 @@ import { HttpStatusError, transportError } from '../errors';
 import type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from '../transport';
 import { readEventStream, type StreamPosition } from './read-event-stream';
 import type { HttpTarget } from '../targets';
+import { resolveOAuthOptions } from '../auth/auth-options';
+import { OAuthSession } from '../auth/oauth-session';
 
 interface Pending {
   resolve(reply: TransportReply): void;
@@ -32,9 +34,13 @@ export class HttpTransport implements ClientTransport {
   private readonly live = new Set<AbortController>();
   private closed = false;
   private readonly fetch: typeof fetch;
+  /** Signs in when the server asks (the target's `auth`). */
+  readonly auth?: OAuthSession;
 
   constructor(private readonly target: HttpTarget) {
-    this.fetch = target.fetch ?? fetch;
+    const base = target.fetch ?? fetch;
+    this.auth = target.auth ? new OAuthSession(target.url, resolveOAuthOptions(target.auth), base) : undefined;
+    this.fetch = this.auth ? this.auth.fetch : base;
   }
 
   async start(sink: InboundSink): Promise<void> {
