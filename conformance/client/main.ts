@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import { applyElicitationDefaults, ContextClient, type ContextClientInit } from '../../src';
+import { runAuthScenario } from './auth';
 
 type Scenario = (url: string) => Promise<void>;
 
@@ -21,7 +22,13 @@ function connect(url: string, options: ContextClientInit = {}): Promise<ContextC
   return ContextClient.connect({ url }, { clientInfo, onWarning: warn, protocolVersion: runVersion(), ...options });
 }
 
-function context(): { toolCalls?: { name: string; arguments: Record<string, unknown> }[] } {
+function context(): {
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+} {
   try {
     return JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
   } catch {
@@ -127,7 +134,11 @@ const scenarios: Record<string, Scenario> = {
 async function main(): Promise<void> {
   const name = process.env.MCP_CONFORMANCE_SCENARIO;
   const url = process.argv[process.argv.length - 1];
-  const scenario = name ? scenarios[name] : undefined;
+  const scenario = name?.startsWith('auth/')
+    ? (u: string) => runAuthScenario(u, name, context(), { clientInfo, onWarning: warn, protocolVersion: runVersion() })
+    : name
+      ? scenarios[name]
+      : undefined;
   if (!scenario || !url || !/^https?:\/\//.test(url)) {
     process.stderr.write(`usage: MCP_CONFORMANCE_SCENARIO=<${Object.keys(scenarios).join('|')}> main.js <url>\n`);
     process.exit(2);
