@@ -167,7 +167,7 @@ export class OAuthSession {
       this.options.grant === 'authorization_code' ? await this.options.redirect!.redirectUri() : undefined;
     let client = stored?.client;
     if (!client) {
-      client = await resolveClient(found.server, { ...this.options, scope }, redirectUri, options);
+      client = await resolveClient(found.server, this.options, redirectUri, options);
       await this.store.save(this.key, { issuer, client });
     }
     const tokens =

@@ -17,7 +17,6 @@ export interface ClientIdentity {
   clientName: string;
   applicationType: 'native' | 'web';
   grant: 'authorization_code' | 'client_credentials';
-  scope?: string;
 }
 
 const METHODS: readonly TokenEndpointAuthMethod[] = [
@@ -85,7 +84,7 @@ async function register(
     application_type: identity.applicationType,
   };
   if (redirectUri) metadata.redirect_uris = [redirectUri];
-  if (identity.scope) metadata.scope = identity.scope;
+  // No `scope`: a registration limited to today's scopes would refuse tomorrow's step-up.
   const reply = await fetchJson(
     server.registrationEndpoint!,
     {
