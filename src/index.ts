@@ -91,6 +91,8 @@ export { OAuthResourceModule, OAUTH_RESOURCE_OPTIONS, type OAuthResourceInit } f
 export { OAuthResourceOptions, IntrospectionOptions, DEFAULT_TOKEN_ALGORITHMS } from './auth/oauth-options';
 export { InvalidTokenError, type TokenVerifier, type VerifiedToken } from './auth/token-verifier';
 export { oauthPrincipal, grantedScopes, type OAuthPrincipal } from './auth/oauth-principal';
+export { RequireScopes, ScopesGuard } from './auth/require-scopes';
+export { MissingScopesError, INSUFFICIENT_SCOPE_CODE } from './errors/insufficient-scope';
 export {
   RESOURCE_SERVER,
   type ResourceServer,

@@ -8,5 +8,6 @@ export const MetadataKeys = Object.freeze({
   guards: Symbol.for('onemodelcontext:guards'),
   interceptors: Symbol.for('onemodelcontext:interceptors'),
   filters: Symbol.for('onemodelcontext:filters'),
+  scopes: Symbol.for('onemodelcontext:scopes'),
 });
 export type MetadataKey = (typeof MetadataKeys)[keyof typeof MetadataKeys];

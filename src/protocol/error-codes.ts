@@ -12,5 +12,7 @@ export const ErrorCode = Object.freeze({
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
+  /** Ours (implementation-defined range): a call whose access token lacks scopes; HTTP 403. */
+  InsufficientScope: -32003,
 });
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

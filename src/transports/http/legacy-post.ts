@@ -4,7 +4,8 @@
  * the client's responses and notifications are routed to their session. Without a session header
  * and without initialize, a request is served statelessly by a throwaway session.
  */
-import { replyStatus } from './reply-status';
+import { replyHeaders, replyStatus } from './reply-status';
+import type { ResourceServer } from '../../server/resource-server';
 import { ErrorCode } from '../../protocol/error-codes';
 import {
   failure,
@@ -163,7 +164,7 @@ export async function sessionRequest(
     const answer = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session.legacy, io), controller);
     // A request the client cancelled gets no response (stdio and sessionless HTTP likewise).
     if (controller.signal.aborted) await reply.end();
-    else await reply.finish(answer.message, replyStatus(answer, 'legacy'));
+    else await reply.finish(answer.message, replyStatus(answer, 'legacy'), replyHeaders(answer, rs(ctx)));
   } finally {
     unregisterStreamCloser(controller.signal);
     session.inflight.delete(req.id);
@@ -195,7 +196,9 @@ export async function statelessRequest(
     transport: 'http',
   };
   const answer = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session, io), controller);
-  if (!controller.signal.aborted) await reply.finish(answer.message, replyStatus(answer, 'legacy'));
+  if (!controller.signal.aborted) {
+    await reply.finish(answer.message, replyStatus(answer, 'legacy'), replyHeaders(answer, rs(ctx)));
+  }
 }
 
 /** The revision a sessionless legacy request speaks (header absent: 2025-03-26). */
@@ -253,4 +256,8 @@ export async function legacyBatch(
     }),
   );
   return replies.filter((r): r is JsonRpcResponse => r !== undefined);
+}
+
+function rs(ctx: EndpointContext): ResourceServer | undefined {
+  return ctx.server.settings.resourceServer;
 }

@@ -2,7 +2,7 @@
  * A POSTed 2026-07-28 request: header ladder, dispatch, JSON or SSE reply. Closing the response
  * stream before the reply is cancellation: the handler's signal aborts and nothing more is written.
  */
-import { replyStatus } from './reply-status';
+import { replyHeaders, replyStatus } from './reply-status';
 import { ProtocolError } from '../../errors/protocol-error';
 import { httpStatusOfError } from '../../protocol/http-status';
 import { failure, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc';
@@ -49,7 +49,8 @@ export async function modernRequest(
     ctx.inflight.leave(io);
   }
   if (io.aborted) return; // cancelled: not one more byte for it
-  return reply.finish(answer.message, replyStatus(answer, 'modern'));
+  const challenge = replyHeaders(answer, ctx.server.settings.resourceServer);
+  return reply.finish(answer.message, replyStatus(answer, 'modern'), challenge);
 }
 
 /**

@@ -70,19 +70,19 @@ export class ReplyStream {
   }
 
   /** The final reply; ends the exchange. */
-  finish(message: JsonRpcMessage, status: number): Promise<void> | undefined {
+  finish(message: JsonRpcMessage, status: number, extraHeaders?: Record<string, string>): Promise<void> | undefined {
     if (this.finished) return this.queue;
     this.finished = true;
     if (!this.streaming && this.queue === undefined) {
       // The common case, nothing was streamed or queued: one JSON response, no queue hop, no promise.
       const res = this.sink;
-      if (res && !res.gone) res.send(status, this.jsonHeaders(), JSON.stringify(message));
+      if (res && !res.gone) res.send(status, this.jsonHeaders(extraHeaders), JSON.stringify(message));
       return undefined;
     }
     return this.enqueue(async () => {
       if (!this.streaming) {
         const res = this.sink;
-        if (res && !res.gone) res.send(status, this.jsonHeaders(), JSON.stringify(message));
+        if (res && !res.gone) res.send(status, this.jsonHeaders(extraHeaders), JSON.stringify(message));
         return;
       }
       await this.emit(message);
@@ -165,9 +165,10 @@ export class ReplyStream {
     this.sink = undefined;
   }
 
-  private jsonHeaders(): Record<string, string> {
+  private jsonHeaders(reply?: Record<string, string>): Record<string, string> {
     const extra = this.options.headers;
-    return extra && Object.keys(extra).length ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS;
+    const base = extra && Object.keys(extra).length ? { ...JSON_HEADERS, ...extra } : JSON_HEADERS;
+    return reply ? { ...base, ...reply } : base;
   }
 
   private watch(res: ResponseSink): void {

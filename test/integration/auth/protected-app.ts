@@ -7,6 +7,7 @@ import {
   Field,
   McpApplication,
   OAuthResourceModule,
+  RequireScopes,
   serveHttp,
   Tool,
   type HttpServerHandle,
@@ -40,6 +41,22 @@ export class ProtectedTools {
     calls.count++;
     const r = await ctx.elicit(NameForm, 'Your name?', { key: 'user_name' });
     return r.action === 'accept' ? `Hello, ${r.content.name}!` : 'no';
+  }
+}
+
+/** Every tool needs tools:read; `erase` needs tools:write too. */
+@RequireScopes('tools:read')
+export class ScopedTools {
+  @Tool({ description: 'Reads' })
+  peek(_args: Text) {
+    calls.count++;
+    return 'peeked';
+  }
+  @RequireScopes('tools:write')
+  @Tool({ description: 'Writes' })
+  erase(_args: Text) {
+    calls.count++;
+    return 'erased';
   }
 }
 
@@ -89,7 +106,7 @@ export function protectedApp(
   return McpApplication.create({
     name: 'protected',
     version: '1.0.0',
-    providers: [ProtectedTools],
+    providers: [ProtectedTools, ScopedTools],
     modules: [
       ContextServerModule.configure({ logger, requestStateKey: randomBytes(32) }),
       OAuthResourceModule.configure({
