@@ -142,6 +142,7 @@ export {
   type CallOptions,
   type RequestOptions,
 } from './client/context-client';
+export type { TaskStatusView } from './client/task-follower';
 export {
   ContextClientOptions,
   ClientInfoOptions,

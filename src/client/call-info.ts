@@ -10,6 +10,8 @@ export interface CallInfo {
   /** Asks answered for the call (2026 input requests, or legacy server-to-client requests). */
   readonly asks: number;
   readonly era: Era;
+  /** The task the call became (2026 with the tasks extension); its polls count as rounds. */
+  readonly taskId?: string;
 }
 
 const infos = new WeakMap<object, CallInfo>();

@@ -139,7 +139,9 @@ export class ClientSession {
         headers,
         onNotification: o.onNotification ?? ((n) => this.notification(n)),
       });
-      if ('result' in response) return modern ? checkedResultType(method, response.result) : response.result;
+      if ('result' in response) {
+        return modern ? checkedResultType(method, response.result, this.options.tasks) : response.result;
+      }
       const retryVersion =
         modern && versionRetry && response.error.code === ErrorCode.UnsupportedProtocolVersion
           ? this.versionFrom(response.error.data)
@@ -226,11 +228,13 @@ export class ClientSession {
 
 /**
  * 2026-07-28: a result whose resultType this client does not know MUST be considered invalid
- * (basic/index.mdx); absent means complete (an older modern server).
+ * (basic/index.mdx); absent means complete (an older modern server). `task` is known on
+ * `tools/call` when the client declared the tasks extension (SEP-2663), and invalid elsewhere.
  */
-function checkedResultType(method: string, result: JsonObject): JsonObject {
+function checkedResultType(method: string, result: JsonObject, tasks: boolean): JsonObject {
   const kind = result.resultType;
   if (kind === undefined || kind === 'complete' || kind === 'input_required') return result;
+  if (kind === 'task' && tasks && method === 'tools/call') return result;
   throw new FrameworkError(
     'OMC_CLIENT_BAD_REPLY',
     `${method}: the server answered an unknown resultType ${JSON.stringify(kind)}; the result is invalid.`,

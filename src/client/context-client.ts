@@ -16,6 +16,7 @@ import { HttpTransport } from './http/http-transport';
 import { answerInputRound } from './input-handlers';
 import { MemoryTransport } from './memory-transport';
 import { driveInputRounds } from './mrtr-driver';
+import { followTask, type TaskStatusView } from './task-follower';
 import { discover, negotiate } from './negotiate';
 import {
   resolveClientOptions,
@@ -35,8 +36,10 @@ export type { AppTarget, ClientTarget, TransportTarget };
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: ProgressCallback;
-  /** Return an `input_required` result to the caller instead of answering it (2026 only). */
+  /** Return an `input_required` result (or a task handle) as it is, unanswered, unfollowed (2026 only). */
   manual?: boolean;
+  /** Each status a task goes through, when the call became one (tasks.md). */
+  onTaskStatus?: (task: TaskStatusView) => void;
 }
 
 export interface RequestOptions {
@@ -185,7 +188,26 @@ export class ContextClient {
         send,
         answer: (requests) => answerInputRound(this.options, requests, { era: 'modern', signal }),
       });
-      return recordCallInfo(driven.result, { rounds: driven.rounds, asks: driven.asks, era: 'modern' });
+      if (driven.result.resultType !== 'task' || method !== 'tools/call' || options.manual) {
+        return recordCallInfo(driven.result, { rounds: driven.rounds, asks: driven.asks, era: 'modern' });
+      }
+      const request = (m: string, p: JsonObject) => this.session.exchange(m, p, { signal: options.signal });
+      const followed = await followTask({
+        created: driven.result,
+        get: (taskId) => request('tasks/get', { taskId }),
+        update: async (taskId, inputResponses) => void (await request('tasks/update', { taskId, inputResponses })),
+        cancel: async (taskId) => void (await this.session.exchange('tasks/cancel', { taskId })),
+        answer: (requests) => answerInputRound(this.options, requests, { era: 'modern', signal }),
+        signal,
+        onStatus: options.onTaskStatus,
+        sleep: (ms, s) => sleepFor(ms, s),
+      });
+      return recordCallInfo(followed.result, {
+        rounds: driven.rounds + followed.polls,
+        asks: driven.asks + followed.asks,
+        era: 'modern',
+        taskId: driven.result.taskId as string,
+      });
     } finally {
       progress.release();
     }
@@ -236,3 +258,11 @@ function createTransport(target: ClientTarget): ClientTransport {
   }
 }
 
+
+function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}

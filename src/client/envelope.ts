@@ -82,6 +82,8 @@ function nameOf(method: string, params: JsonObject): string | undefined {
       ? params.uri
       : method === 'tools/call' || method === 'prompts/get'
         ? params.name
-        : undefined;
+        : method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel'
+          ? params.taskId
+          : undefined;
   return typeof v === 'string' ? v : undefined;
 }

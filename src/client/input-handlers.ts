@@ -2,7 +2,9 @@
  * One place that answers the server's asks, whichever era delivers them: 2026 `inputRequests`
  * and legacy server-to-client requests go through the same handlers.
  */
+import { TASKS_EXTENSION } from '../protocol/extensions';
 import type { JsonObject } from '../protocol/jsonrpc';
+import { MODERN_VERSION } from '../protocol/versions';
 import type { ClientCapabilities, CreateMessageParams } from '../protocol/types';
 import type { ContextClientOptions, ElicitFormParams, ElicitUrlParams, InputContext } from './options';
 import { MissingInputHandlerError } from './errors';
@@ -64,7 +66,7 @@ export async function answerInputRound(
  * negotiated at initialize (URL elicitation exists only from 2025-11-25).
  */
 export function declaredCapabilities(
-  options: InputHandlers & { samplingTools: boolean },
+  options: InputHandlers & { samplingTools: boolean; tasks?: boolean },
   protocolVersion: string,
 ): ClientCapabilities {
   const caps: ClientCapabilities = {};
@@ -76,6 +78,8 @@ export function declaredCapabilities(
   }
   if (options.sampling) caps.sampling = options.samplingTools && protocolVersion >= '2025-11-25' ? { tools: {} } : {};
   if (options.roots) caps.roots = {};
+  // Extensions ride on 2026-07-28 only (the tasks extension has no legacy wire).
+  if (options.tasks && protocolVersion >= MODERN_VERSION) caps.extensions = { [TASKS_EXTENSION]: {} };
   return caps;
 }
 

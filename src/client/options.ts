@@ -83,6 +83,11 @@ export class ContextClientOptions {
   @IsOptional() @IsFunction() onLog?: (message: LogMessage) => void;
   /** 2026: sent in every request's `_meta`; legacy: `logging/setLevel` after initialize. */
   @IsOptional() @IsIn(LOG_LEVELS as unknown as string[]) logLevel?: LogLevel;
+  /**
+   * 2026-07-28: declare the tasks extension (SEP-2663), so a server may answer a tool call with a
+   * task, which the client then follows to its result (polling, answering its asks).
+   */
+  @IsBoolean() tasks = true;
   /** Diagnostics (refused tools, dropped messages). Defaults to silence. */
   @IsOptional() @IsFunction() onWarning?: (message: string) => void;
 }

@@ -30,6 +30,8 @@ export interface Run<R> {
   rounds: number;
   asks: number;
   text: string;
+  /** The task the call became (2026, a task tool that ran longer than `taskAfterMs`). */
+  taskId?: string;
 }
 
 export class TestClient {
@@ -138,7 +140,8 @@ function run<R extends object>(result: R, blocks: (r: R) => ContentBlock[]): Run
   return { ...info(result), result, text };
 }
 
-function info(result: object): { rounds: number; asks: number } {
+function info(result: object): { rounds: number; asks: number; taskId?: string } {
   const i = callInfo(result);
-  return { rounds: i?.rounds ?? 1, asks: i?.asks ?? 0 };
+  const base = { rounds: i?.rounds ?? 1, asks: i?.asks ?? 0 };
+  return i?.taskId === undefined ? base : { ...base, taskId: i.taskId };
 }

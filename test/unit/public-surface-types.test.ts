@@ -192,6 +192,7 @@ test('src/index.ts exports exactly these types', () => {
     'StoredEvent',
     'StoredTask',
     'StoredTokens',
+    'TaskStatusView',
     'TaskStore',
     'TaskSupport',
     'TelemetryOptions',

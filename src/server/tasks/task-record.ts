@@ -37,8 +37,12 @@ export interface TaskRecord {
   pollIntervalMs: number;
   /** The round now running or waiting for input; a round's outcome is kept only if it is still current. */
   round: number;
-  /** input_required: the requests not answered yet (keys `<round>.<key>`, unique over the task's life). */
+  /** input_required: the requests not answered yet, by wire key. */
   inputRequests?: JsonObject;
+  /** The current round's wire keys → the handler's ask keys (they differ when an ask key comes back). */
+  keyMap?: Record<string, string>;
+  /** Every wire key issued so far: a key is never reused over the task's life (SEP-2663). */
+  usedKeys?: string[];
   /** Answers collected for the current round's requests. */
   answers?: JsonObject;
   /** The flow's sealed requestState for the next round. */

@@ -201,7 +201,7 @@ export class TaskService {
       void this.settle(r.taskId, r.round, { ok: false, error: ProtocolError.internal(`Tool ${r.call.tool} is gone`) });
       return;
     }
-    const params: JsonObject = { name: r.call.tool, inputResponses: unprefixed(r.answers ?? {}, r.round - 1) };
+    const params: JsonObject = { name: r.call.tool, inputResponses: askKeyed(r.answers ?? {}, r.keyMap ?? {}) };
     if (r.call.arguments !== undefined) params.arguments = r.call.arguments;
     if (r.requestState !== undefined) params.requestState = r.requestState;
     const req: JsonRpcRequest = { jsonrpc: '2.0', id: r.call.requestId, method: 'tools/call', params };
@@ -247,7 +247,7 @@ export class TaskService {
   }
 
   private outcomeOf(r: TaskRecord, s: Settled): TaskRecord {
-    const base = { ...r, inputRequests: undefined, answers: undefined, statusMessage: undefined };
+    const base = { ...r, inputRequests: undefined, answers: undefined, keyMap: undefined, statusMessage: undefined };
     if (!s.ok) {
       const e = s.error;
       if (!(e instanceof ProtocolError)) this.logFailure(`task ${r.taskId} failed`, e);
@@ -269,7 +269,17 @@ export class TaskService {
     const requests = (o.result.inputRequests ?? {}) as JsonObject;
     const requestState = o.result.requestState as string | undefined;
     if (Object.keys(requests).length === 0) return { ...base, status: 'working', requestState, round: r.round + 1 };
-    return { ...base, status: 'input_required', inputRequests: prefixed(requests, r.round), requestState };
+    const used = new Set(r.usedKeys ?? []);
+    const keyMap: Record<string, string> = {};
+    const inputRequests: JsonObject = {};
+    for (const [key, request] of Object.entries(requests)) {
+      let wire = key;
+      for (let n = 2; used.has(wire); n++) wire = `${key}#${n}`;
+      used.add(wire);
+      keyMap[wire] = key;
+      inputRequests[wire] = request;
+    }
+    return { ...base, status: 'input_required', inputRequests, keyMap, usedKeys: [...used], requestState };
   }
 
   /** Progress inside a task becomes its statusMessage; other notifications have no stream to go to. */
@@ -311,16 +321,7 @@ async function settle(p: Promise<Outcome<object>>): Promise<Settled> {
   }
 }
 
-/** Round `n`'s keys as `n.key`: a key is never reused over the task's life (SEP-2663 §Task Input Requests). */
-function prefixed(requests: JsonObject, round: number): JsonObject {
-  return Object.fromEntries(Object.entries(requests).map(([k, v]) => [`${round}.${k}`, v]));
-}
-
-function unprefixed(answers: JsonObject, round: number): JsonObject {
-  const prefix = `${round}.`;
-  return Object.fromEntries(
-    Object.entries(answers)
-      .filter(([k]) => k.startsWith(prefix))
-      .map(([k, v]) => [k.slice(prefix.length), v]),
-  );
+/** The answers by the handler's ask keys (a wire key differs only when an ask key came back). */
+function askKeyed(answers: JsonObject, keyMap: Record<string, string>): JsonObject {
+  return Object.fromEntries(Object.entries(answers).map(([wire, v]) => [keyMap[wire] ?? wire, v]));
 }

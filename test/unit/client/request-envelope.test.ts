@@ -37,7 +37,11 @@ test('_meta carries version, capabilities, client info, log level and progress t
   await client.callTool('t', {}, { onProgress: () => undefined });
   expect(transport.calls[0]!.params!._meta).toEqual({
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientCapabilities': { sampling: { tools: {} }, roots: {} },
+    'io.modelcontextprotocol/clientCapabilities': {
+      sampling: { tools: {} },
+      roots: {},
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    },
     'io.modelcontextprotocol/clientInfo': { name: 'c', version: '9' },
     'io.modelcontextprotocol/logLevel': 'info',
     progressToken: expect.any(String),
