@@ -79,6 +79,9 @@ const app = McpApplication.create({
       encryptRequestState: process.env.ENCRYPT === '1',
       singleUseRequestState: process.env.SINGLE_USE === '1',
       pageSize: 1000, // one page, as the peers answer
+      // Exactly-once keeps every flow (completed ones too) until its state expires (requestStateLifetime, 600 s):
+      // the default cap (100 000) allows ~166 new flows/s sustained, and a load run starts far more.
+      maxTrackedFlows: Number(process.env.MAX_TRACKED_FLOWS || 2_000_000),
     }),
     ...redis,
   ],

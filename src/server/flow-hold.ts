@@ -4,6 +4,7 @@
  * first round, which nobody else can know yet. Backs `ctx.once` with the store's records.
  */
 import { randomBytes } from 'node:crypto';
+import { createRandomPool } from '../state/random-pool';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProtocolError } from '../errors/protocol-error';
 import type { FlowStore, OnceRecord } from '../state';
@@ -17,6 +18,15 @@ export interface FlowHoldDeps {
   flowBusyWaitMs: number;
   logger: ServerLogger;
 }
+
+/** Flow ids come from a CSPRNG pool: one OpenSSL call per 4 KiB instead of one per flow. */
+const random = createRandomPool();
+/**
+ * Holders need only be unique (they tell attempts apart in the store, across instances): a random
+ * prefix per process and a counter, no random bytes per attempt.
+ */
+const HOLDER_PREFIX = randomBytes(9).toString('base64url');
+let holders = 0;
 
 const FIRST_POLL_MS = 2;
 const MAX_POLL_MS = 100;
@@ -36,12 +46,12 @@ export class FlowHold implements OnceLedger {
   ) {}
 
   get flowId(): string {
-    if (!this.flow.id) this.flow.id = randomBytes(16).toString('base64url');
+    if (!this.flow.id) this.flow.id = random(16).toString('base64url');
     return this.flow.id;
   }
 
   private get holder(): string {
-    return (this.holderId ??= randomBytes(12).toString('base64url'));
+    return (this.holderId ??= `${HOLDER_PREFIX}.${(++holders).toString(36)}`);
   }
 
   /** Holds the flow, waiting while another copy runs; returns the completion of a completed flow. */

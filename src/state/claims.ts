@@ -58,23 +58,39 @@ export function decodeClaims(bytes: Buffer): StateClaims {
 function isValidClaims(value: unknown): value is StateClaims {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const c = value as Record<string, unknown>;
+  // Spelled out, not a list and a callback: this runs on every round that carries state.
   return (
     c['v'] === CLAIMS_VERSION &&
-    ['jti', 'aud', 'rev', 'm', 't', 'pd'].every((k) => typeof c[k] === 'string') &&
-    ['iat', 'exp', 'fst'].every((k) => Number.isSafeInteger(c[k])) &&
+    typeof c['jti'] === 'string' &&
+    typeof c['aud'] === 'string' &&
+    typeof c['rev'] === 'string' &&
+    typeof c['m'] === 'string' &&
+    typeof c['t'] === 'string' &&
+    typeof c['pd'] === 'string' &&
+    Number.isSafeInteger(c['iat']) &&
+    Number.isSafeInteger(c['exp']) &&
+    Number.isSafeInteger(c['fst']) &&
     (c['pt'] === undefined || typeof c['pt'] === 'string')
   );
 }
 
-/** Iterative, so neither deep nor cyclic values can overflow the stack here. */
-function nestsDeeperThan(root: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[root, 0]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth >= limit) return true;
-    const children = Array.isArray(value) ? value : Object.values(value);
-    for (const child of children) stack.push([child, depth + 1]);
+/**
+ * Recursive, but never deeper than `limit` (it answers true there), so neither deep nor cyclic
+ * values can overflow the stack; allocates nothing.
+ */
+function nestsDeeperThan(value: unknown, limit: number, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth >= limit) return true;
+  if (Array.isArray(value)) {
+    for (const child of value) if (nestsDeeperThan(child, limit, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (
+      Object.prototype.hasOwnProperty.call(value, key) &&
+      nestsDeeperThan((value as Record<string, unknown>)[key], limit, depth + 1)
+    )
+      return true;
   }
   return false;
 }

@@ -8,7 +8,8 @@ import type { FlowClaim, FlowStore, OnceRecord } from './flow-store';
 interface FlowEntry {
   expiresAt: number;
   holder?: string;
-  onces: Record<string, OnceRecord>;
+  /** Made on the first `ctx.once` record: most flows have none. */
+  onces?: Record<string, OnceRecord>;
   completed?: { result: unknown };
 }
 
@@ -42,12 +43,12 @@ export class MemoryFlowStore implements FlowStore {
     if (!entry) {
       if (this.flows.size >= this.maxFlows && now >= this.nextSweepAt) this.sweep(now);
       if (this.flows.size >= this.maxFlows) return { kind: 'full' };
-      entry = { expiresAt: expiresAtMs, onces: {} };
+      entry = { expiresAt: expiresAtMs };
       this.flows.set(flowId, entry);
     }
     entry.holder = holder;
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
-    return { kind: 'claimed', onces: copy(entry.onces) };
+    return { kind: 'claimed', onces: entry.onces ? copy(entry.onces) : {} };
   }
 
   async recordOnce(
@@ -58,7 +59,7 @@ export class MemoryFlowStore implements FlowStore {
     expiresAtMs: number,
   ): Promise<void> {
     const entry = this.held(flowId, holder);
-    entry.onces[key] = copy(record);
+    (entry.onces ??= {})[key] = copy(record);
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
   }
 
