@@ -68,8 +68,14 @@ export interface ProtectedSetup {
   stop(): Promise<void>;
 }
 
+/** The resource server's own client at the authorization server (introspection). */
+export const introspector: OidcClient = {
+  client_id: 'mcp-server',
+  client_secret: 'mcp-server-secret-mcp-server-secret',
+};
+
 export async function startProtected(
-  extra: Partial<OAuthResourceInit> = {},
+  extra: Partial<OAuthResourceInit> | ((issuer: string) => Partial<OAuthResourceInit>) = {},
   asOptions: { opaque?: boolean } = {},
 ): Promise<ProtectedSetup> {
   const port = await freePort();
@@ -77,11 +83,11 @@ export async function startProtected(
   const as = await startOidcProvider({
     resources: [resource, 'http://127.0.0.1:9/elsewhere'],
     scopes: SCOPES,
-    clients: [alice, bob],
+    clients: [alice, bob, introspector],
     opaque: asOptions.opaque,
   });
   const logs: string[] = [];
-  const app = protectedApp(resource, as.issuer, logs, extra);
+  const app = protectedApp(resource, as.issuer, logs, typeof extra === 'function' ? extra(as.issuer) : extra);
   const server = await serveHttp(app, { port });
   return {
     as,
