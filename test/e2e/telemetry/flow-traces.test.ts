@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { IsString } from 'class-validator';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { ContextClient, Context, MemoryClient, Tool } from '../../../src';
+import { PassThrough } from 'node:stream';
+import { ContextClient, Context, MemoryClient, Tool, serveStdio } from '../../../src';
 import { makeApp } from '../../helpers/apps';
 import { installOtel, pointsOf, spansNamed, type TestOtel } from '../../helpers/otel';
 
@@ -163,4 +164,22 @@ test('a legacy ask carries the request span’s trace context to the client', as
   const metrics = await otel.collect();
   const pending = pointsOf(metrics, 'mcp.server.legacy.pending_asks')[0]!;
   expect(pending.value).toBe(0);
+});
+
+test('over stdio the span says network.transport=pipe', async () => {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const replies: string[] = [];
+  output.on('data', (chunk: Buffer) => replies.push(chunk.toString()));
+  const handle = await serveStdio(app, { input, output });
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'pipe', version: '1' },
+  };
+  input.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', _meta: meta } }) + '\n');
+  input.end();
+  await handle.closed;
+  expect(replies.join('')).toContain('"echo"');
+  expect(spansNamed(otel.spans, 'tools/call echo')[0]!.attributes['network.transport']).toBe('pipe');
 });
