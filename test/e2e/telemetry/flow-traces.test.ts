@@ -177,7 +177,8 @@ test('over stdio the span says network.transport=pipe', async () => {
     'io.modelcontextprotocol/clientCapabilities': {},
     'io.modelcontextprotocol/clientInfo': { name: 'pipe', version: '1' },
   };
-  input.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', _meta: meta } }) + '\n');
+  const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', _meta: meta } };
+  input.write(JSON.stringify(request) + '\n');
   input.end();
   await handle.closed;
   expect(replies.join('')).toContain('"echo"');
