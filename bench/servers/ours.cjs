@@ -1,5 +1,5 @@
 // onemodelcontext over its own Streamable HTTP transport (serveHttp on node:http), from dist/cjs.
-// Env: PORT, TOOLS (comma list of echo|fixed|form10|confirm_echo), NTOOLS (total incl. echo; extras are
+// Env: PORT, GUARDS=1 (a guard and an interceptor on echo and confirm_echo), TOOLS (comma list of echo|fixed|form10|confirm_echo), NTOOLS (total incl. echo; extras are
 // generated), ENCRYPT=1 (AES-GCM requestState instead of HMAC), SINGLE_USE=1 (singleUseRequestState:
 // every token redeemable once, in memory).
 const { resolve } = require('node:path');
@@ -52,10 +52,14 @@ class BenchTools {
     return args.text;
   }
 }
-if (tools.has('echo')) decorateMethod(BenchTools, 'echo', [EchoArgs], [Tool({ description: 'Echo text' })]);
+// GUARDS=1 (bench/guards.mjs): one guard and one interceptor on echo and confirm_echo, what a typical app adds.
+class AllowGuard { canActivate(ctx) { return ctx.era !== undefined; } }
+class PassInterceptor { async intercept(_ctx, next) { return next(); } }
+const pipeline = process.env.GUARDS === '1' ? [omc.UseGuards(AllowGuard), omc.UseInterceptors(PassInterceptor)] : [];
+if (tools.has('echo')) decorateMethod(BenchTools, 'echo', [EchoArgs], [Tool({ description: 'Echo text' }), ...pipeline]);
 if (tools.has('fixed')) decorateMethod(BenchTools, 'simpleText', [], [Tool({ name: 'test_simple_text', description: 'Tests simple text content response' })]);
 if (tools.has('form10')) decorateMethod(BenchTools, 'signup', [SignupArgs], [Tool({ description: 'Sign up (ten validated fields)' })]);
-if (tools.has('confirm_echo')) decorateMethod(BenchTools, 'confirm_echo', [EchoArgs, Context], [Tool({ description: 'Echo after a confirmation round' })]);
+if (tools.has('confirm_echo')) decorateMethod(BenchTools, 'confirm_echo', [EchoArgs, Context], [Tool({ description: 'Echo after a confirmation round' }), ...pipeline]);
 
 /** NTOOLS - 1 generated tools, tool_001…, on their own class (one method each). */
 class GeneratedTools {}

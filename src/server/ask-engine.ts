@@ -95,7 +95,7 @@ async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, h
     telemetry && ((kind, key, outcome) => telemetry.ask(kind, key, outcome)),
   );
   const state = new StateBag(flow.state);
-  const info: AttemptInfo = { round: flow.round, completes: () => port.pending.length === 0 };
+  const info = new PortAttempt(flow.round, port);
   let attempt: Settled<T>;
   try {
     const value = lint
@@ -151,3 +151,15 @@ function traceNextRound(
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** What a real 2026 attempt tells the pipeline (a class: no closure per round on the hot path). */
+class PortAttempt implements AttemptInfo {
+  constructor(
+    readonly round: number,
+    private readonly port: { readonly pending: readonly unknown[] },
+  ) {}
+
+  completes(): boolean {
+    return this.port.pending.length === 0;
+  }
+}
