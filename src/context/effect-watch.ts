@@ -29,6 +29,11 @@ export function fenced<T>(fn: () => T | Promise<T>): T | Promise<T> {
   return watch ? watching.run({ effects: watch.effects, fenced: true }, fn) : fn();
 }
 
+/** Whether an attempt's effects are being watched here (the replay linter is on). */
+export function attemptWatched(): boolean {
+  return watching.getStore() !== undefined;
+}
+
 /**
  * Runs framework-side code of an attempt (guards, interceptors) fenced, so its effects are not
  * reported as the handler's; `inner` runs the handler back in the attempt's own watch.

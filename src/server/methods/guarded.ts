@@ -2,7 +2,8 @@
 import type { Context } from '../../context/context';
 import { InputRequired } from '../../context/input-required-result';
 import type { HandlerSource } from '../../registry/definitions';
-import type { Pipeline, AttemptInfo, CallBase } from '../pipeline/pipeline';
+import type { Pipeline, AttemptInfo } from '../pipeline/pipeline';
+import { CallExecution } from '../pipeline/execution';
 import type { HandlerKind } from '../pipeline/types';
 import type { RequestIO } from '../request-io';
 import type { RequestScope } from '../request-scope';
@@ -16,10 +17,16 @@ export interface Guarded {
   readonly pipe: Pipeline | undefined;
 }
 
-function handlerOf(source: HandlerSource): Pick<CallBase, 'handlerClass' | 'handlerMethod'> {
+function handlerOf(source: HandlerSource): { handlerClass: Function | undefined; handlerMethod: string | undefined } {
   return source.kind === 'method'
     ? { handlerClass: source.cls, handlerMethod: source.method }
     : { handlerClass: undefined, handlerMethod: undefined };
+}
+
+/** A returned InputRequired ends the round like a thrown one: interceptors see it as a signal. */
+function signalled(value: unknown): unknown {
+  if (value instanceof InputRequired) throw value;
+  return value;
 }
 
 /**
@@ -34,22 +41,10 @@ export function invokeGuarded(
   attempt: AttemptInfo | undefined,
 ): unknown {
   if (!g.pipe || !attempt) return core.invoker.invoke(g.def.source, input, ctx);
-  const base: CallBase = {
-    method: g.method,
-    kind: g.kind,
-    target: g.target,
-    arguments: input,
-    principal: ctx.principal,
-    era: ctx.era,
-    protocolVersion: ctx.protocolVersion,
-    context: ctx,
-    ...handlerOf(g.def.source),
-  };
-  return g.pipe.run(base, attempt, async () => {
-    // A returned InputRequired ends the round like a thrown one: interceptors see it as a signal.
-    const value = await core.invoker.invoke(g.def.source, input, ctx);
-    if (value instanceof InputRequired) throw value;
-    return value;
+  const call = new CallExecution(g.method, g.kind, g.target, input, ctx, g.def.source, attempt.round);
+  return g.pipe.run(call, attempt, () => {
+    const value = core.invoker.invoke(g.def.source, input, ctx);
+    return value instanceof Promise ? value.then(signalled) : signalled(value);
   });
 }
 

@@ -80,7 +80,7 @@ export class Pipelines {
     } else if (isObjectWith(ref, method)) {
       if (kind === 'interceptors') checkRuns(ref as { runs?: unknown }, where);
       const instance = ref;
-      make = () => instance;
+      make = Object.assign(() => instance, { shared: instance });
     } else {
       const what = `${NAME[kind]} class or instance with a ${method}() method`;
       throw invalid(`${where} lists ${describe(ref)}: expected ${what}.`);
@@ -115,7 +115,7 @@ export class Pipelines {
         { cause: e },
       );
     }
-    return () => one;
+    return Object.assign(() => one, { shared: one });
   }
 
 }
