@@ -13,7 +13,6 @@ ENTRY=build/conformance/client/main.js
 
 # scenario:revision pairs; `extension` runs a scenario outside the dated sets (no --spec-version).
 # Extension auth scenarios not run, and why:
-#   auth/dpop, auth/dpop-nonce: DPoP (RFC 9449) sender-constrained tokens are not implemented.
 #   auth/enterprise-managed-authorization: needs an identity provider's ID-JAG token exchange
 #     (RFC 8693 + RFC 7523 jwt-bearer grant); not implemented.
 #   auth/wif-jwt-bearer: workload identity federation (a platform-issued JWT as grant); not implemented.
@@ -77,6 +76,8 @@ RUNS=(
   auth/metadata-issuer-mismatch:2026-07-28
   auth/client-credentials-basic:extension
   auth/client-credentials-jwt:extension
+  auth/dpop:extension
+  auth/dpop-nonce:extension
 )
 
 log() { echo "conformance-client: $*" >&2; }

@@ -3,7 +3,7 @@
  * signs in headlessly (the mock authorization server redirects straight back with a code), uses
  * the runner's fixed client ID metadata document URL where the server supports it, the
  * pre-registered credentials the scenario passes in MCP_CONFORMANCE_CONTEXT, and client
- * credentials for the `client-credentials-*` extension scenarios.
+ * credentials for the `client-credentials-*` extension scenarios, DPoP for the `dpop*` ones.
  */
 import { ContextClient, followRedirect, type ContextClientInit, type OAuthInit } from '../../src';
 
@@ -33,6 +33,7 @@ function authOptions(scenario: string, context: AuthContext): OAuthInit {
     redirect: followRedirect(),
     clientMetadataUrl: CIMD_URL,
     clientName: 'onemodelcontext-conformance-client',
+    dpop: scenario.startsWith('auth/dpop'),
     ...(context.client_id !== undefined && { clientId: context.client_id }),
     ...(context.client_secret !== undefined && { clientSecret: context.client_secret }),
   };

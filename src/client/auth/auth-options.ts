@@ -36,6 +36,11 @@ export class OAuthOptions {
   @IsBoolean() offlineAccess = true;
   /** Re-authorizations for more scope (403 `insufficient_scope`) per request before giving up. */
   @IsInt() @Min(0) @Max(10) maxStepUps = 2;
+  /**
+   * Ask for DPoP-bound tokens (RFC 9449) when the authorization server supports ES256 proofs. The
+   * key lives in memory with the client: a token kept in a persistent store is unusable after it.
+   */
+  @IsBoolean() dpop = false;
   /** Where registrations and tokens are kept; default in memory. */
   @IsOptional() @HasMethods('load', 'save', 'clear') tokenStore?: TokenStore;
   /** Per request to a metadata, registration or token endpoint. */

@@ -21,6 +21,8 @@ export interface ServerMetadata {
   tokenEndpointAuthMethods?: string[];
   grantTypes?: string[];
   clientIdMetadataDocumentSupported: boolean;
+  /** RFC 9449: the proof algorithms the token endpoint accepts (DPoP support). */
+  dpopAlgorithms?: string[];
   /** RFC 9207: the server says it sends `iss` in every authorization response. */
   issParameterSupported: boolean;
 }
@@ -80,6 +82,7 @@ export function parseServerMetadata(
     ['codeChallengeMethods', 'code_challenge_methods_supported'],
     ['tokenEndpointAuthMethods', 'token_endpoint_auth_methods_supported'],
     ['grantTypes', 'grant_types_supported'],
+    ['dpopAlgorithms', 'dpop_signing_alg_values_supported'],
   ];
   for (const [key, field] of optional) {
     const list = strings(body[field]);

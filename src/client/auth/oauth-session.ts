@@ -11,6 +11,7 @@ import type { OAuthOptions } from './auth-options';
 import { readAuthorizationResponse } from './authorization-response';
 import type { BoundedFetchOptions } from './bounded-fetch';
 import { discover, type Discovered } from './discovery';
+import { DpopKey } from './dpop';
 import { createPkce, createState } from './pkce';
 import { resolveClient } from './registration';
 import { selectScope } from './scope';
@@ -40,6 +41,9 @@ export class OAuthSession {
   private readonly store: TokenStore;
   private readonly key: string;
   private inflight?: Promise<void>;
+  private dpopKey?: Promise<DpopKey>;
+  /** The resource server's latest DPoP nonce (RFC 9449 §9). */
+  private resourceNonce?: string;
 
   constructor(
     private readonly serverUrl: string,
@@ -53,11 +57,28 @@ export class OAuthSession {
   /** The fetch the transport uses. */
   readonly fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const signal = init.signal ?? undefined;
-    const send = async (): Promise<Response> => {
+    const attempt = async (): Promise<Response> => {
       const headers = new Headers(init.headers);
       const tokens = await this.currentTokens(signal);
-      if (tokens) headers.set('authorization', `Bearer ${tokens.accessToken}`);
-      return this.baseFetch(input, { ...init, headers });
+      if (tokens?.tokenType === 'DPoP' && this.dpopKey) {
+        headers.set('authorization', `DPoP ${tokens.accessToken}`);
+        const url = input instanceof Request ? input.url : String(input);
+        const method = init.method ?? (input instanceof Request ? input.method : 'GET');
+        const key = await this.dpopKey;
+        const nonce = this.resourceNonce;
+        headers.set('dpop', await key.proof({ method, url, accessToken: tokens.accessToken, nonce }));
+      } else if (tokens) headers.set('authorization', `Bearer ${tokens.accessToken}`);
+      const res = await this.baseFetch(input, { ...init, headers });
+      this.resourceNonce = res.headers.get('dpop-nonce') ?? this.resourceNonce;
+      return res;
+    };
+    // A resource server that wants a (new) DPoP nonce says so with a 401: once more, with it.
+    const send = async (): Promise<Response> => {
+      const res = await attempt();
+      if (res.status !== 401 || !this.dpopKey || !res.headers.has('dpop-nonce')) return res;
+      if (parseBearerChallenge(res.headers.get('www-authenticate')).error !== 'use_dpop_nonce') return res;
+      await consume(res);
+      return attempt();
     };
     let res = await send();
     if (res.status === 401) {
@@ -125,6 +146,7 @@ export class OAuthSession {
           issuer: found.server.issuer,
           client: stored.client,
           key: this.key_(),
+          dpop: await this.dpopFor(found),
           params: {
             grant_type: 'refresh_token',
             refresh_token: stored.tokens.refreshToken,
@@ -178,6 +200,7 @@ export class OAuthSession {
               issuer,
               client,
               key: this.key_(),
+              dpop: await this.dpopFor(found),
               params: { grant_type: 'client_credentials', scope, resource: this.resourceOf(found) },
             },
             options,
@@ -223,6 +246,7 @@ export class OAuthSession {
         issuer: server.issuer,
         client,
         key: this.key_(),
+        dpop: await this.dpopFor(found),
         params: {
           grant_type: 'authorization_code',
           code,
@@ -233,6 +257,13 @@ export class OAuthSession {
       },
       { ...this.fetchOptions, signal },
     );
+  }
+
+  /** The session's DPoP key, when asked for and the authorization server takes ES256 proofs. */
+  private dpopFor(found: Discovered): Promise<DpopKey> | undefined {
+    if (!this.options.dpop || !found.server.dpopAlgorithms?.includes('ES256')) return undefined;
+    this.dpopKey ??= DpopKey.create('ES256');
+    return this.dpopKey;
   }
 
   /** The resource indicator: the metadata's `resource` (checked to be this server), else the server's URL. */

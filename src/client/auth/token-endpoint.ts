@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { TokenEndpointError } from './auth-errors';
 import { fetchJson, type BoundedFetchOptions } from './bounded-fetch';
+import type { DpopKey } from './dpop';
 import type { ClientRegistration, StoredTokens } from './token-store';
 
 export interface ClientKey {
@@ -40,6 +41,8 @@ export interface TokenRequest {
   client: ClientRegistration;
   params: Record<string, string | undefined>;
   key?: ClientKey;
+  /** Ask for a DPoP-bound token (RFC 9449 §5): a proof on the request, the server's nonce honoured once. */
+  dpop?: DpopKey;
 }
 
 export async function requestToken(request: TokenRequest, options: BoundedFetchOptions): Promise<StoredTokens> {
@@ -68,7 +71,14 @@ export async function requestToken(request: TokenRequest, options: BoundedFetchO
       body.set('client_id', client.clientId);
       break;
   }
-  const reply = await fetchJson(request.tokenEndpoint, { method: 'POST', headers, body: body.toString() }, options);
+  const send = async (nonce?: string) => {
+    if (request.dpop) headers.dpop = await request.dpop.proof({ method: 'POST', url: request.tokenEndpoint, nonce });
+    return fetchJson(request.tokenEndpoint, { method: 'POST', headers, body: body.toString() }, options);
+  };
+  let reply = await send();
+  const nonce = reply.headers.get('dpop-nonce');
+  const wantsNonce = reply.status === 400 && reply.body?.error === 'use_dpop_nonce';
+  if (request.dpop && wantsNonce && nonce) reply = await send(nonce);
   const b = reply.body;
   if (reply.status !== 200 || !b) {
     const error = typeof b?.error === 'string' ? b.error.slice(0, 100) : undefined;
@@ -78,15 +88,20 @@ export async function requestToken(request: TokenRequest, options: BoundedFetchO
       error,
     );
   }
-  return parseTokenResponse(b, request.params.scope);
+  return parseTokenResponse(b, request.params.scope, request.dpop !== undefined);
 }
 
-export function parseTokenResponse(b: Record<string, unknown>, requestedScope?: string): StoredTokens {
+export function parseTokenResponse(
+  b: Record<string, unknown>,
+  requestedScope?: string,
+  dpop = false,
+): StoredTokens {
   if (typeof b.access_token !== 'string' || !b.access_token || b.access_token.length > 16_384)
     throw new TokenEndpointError('The token response has no valid access_token.');
-  if (typeof b.token_type !== 'string' || b.token_type.toLowerCase() !== 'bearer')
-    throw new TokenEndpointError('The token response is not a Bearer token (token_type).');
-  const tokens: StoredTokens = { accessToken: b.access_token, tokenType: 'Bearer' };
+  const type = typeof b.token_type === 'string' ? b.token_type.toLowerCase() : undefined;
+  if (type !== 'bearer' && !(dpop && type === 'dpop'))
+    throw new TokenEndpointError(`The token response is not a ${dpop ? 'Bearer or DPoP' : 'Bearer'} token (token_type).`);
+  const tokens: StoredTokens = { accessToken: b.access_token, tokenType: type === 'dpop' ? 'DPoP' : 'Bearer' };
   if (typeof b.refresh_token === 'string' && b.refresh_token) tokens.refreshToken = b.refresh_token;
   if (typeof b.expires_in === 'number' && b.expires_in > 0) tokens.expiresAt = Date.now() + b.expires_in * 1000;
   const scope = typeof b.scope === 'string' ? b.scope : requestedScope;

@@ -16,11 +16,12 @@ export interface BearerChallenge {
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+/;
 
-/** The parameters of the `Bearer` challenge in a `WWW-Authenticate` value (none if there is none). */
+/** The parameters of the first `Bearer` (or `DPoP`) challenge in a `WWW-Authenticate` value. */
 export function parseBearerChallenge(header: string | null | undefined): BearerChallenge {
   if (!header || header.length > MAX_CHALLENGE_LENGTH) return {};
   for (const challenge of parseChallenges(header)) {
-    if (challenge.scheme.toLowerCase() !== 'bearer') continue;
+    const scheme = challenge.scheme.toLowerCase();
+    if (scheme !== 'bearer' && scheme !== 'dpop') continue;
     const p = challenge.params;
     const out: BearerChallenge = {};
     if (p.resource_metadata !== undefined) out.resourceMetadata = p.resource_metadata;
