@@ -147,3 +147,40 @@ test('the redis subpath: names redis when it is missing; with redis installed it
     for (const dep of ['redis', '@redis']) rmSync(join(app, 'node_modules', dep), { force: true });
   }
 });
+
+test('without @opentelemetry/api (an optional peer) the package serves from CommonJS and ESM, access log included', () => {
+  expect(existsSync(join(app, 'node_modules', '@opentelemetry', 'api'))).toBe(false);
+  const program = (imports: string) =>
+    `${imports}
+class Echo { echo() { return 'hi'; } }
+Tool({ description: 'Echo' })(Echo.prototype, 'echo', Object.getOwnPropertyDescriptor(Echo.prototype, 'echo'));
+const logger = { warn() {}, error() {}, info: (m, d) => console.log(m, d.method, d.outcome) };
+const modules = [ContextServerModule.configure({ logger, telemetry: { accessLog: true } })];
+const app = McpApplication.create({ name: 'g', version: '1.0.0', providers: [Echo], modules });
+MemoryClient.connect(app, { era: 'modern' })
+  .then((c) => c.request('tools/call', { name: 'echo', arguments: {} }))
+  .then((r) => console.log(r.content[0].text));`;
+  const cjs = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      program(
+        "require('reflect-metadata'); const { ContextServerModule, McpApplication, MemoryClient, Tool } = require('onemodelcontext');",
+      ),
+    ],
+    { cwd: app, encoding: 'utf8' },
+  );
+  const esm = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      program(
+        "import 'reflect-metadata'; import { ContextServerModule, McpApplication, MemoryClient, Tool } from 'onemodelcontext';",
+      ),
+    ],
+    { cwd: app, encoding: 'utf8' },
+  );
+  expect(cjs.trim().split('\n')).toEqual(['mcp request tools/call ok', 'hi']);
+  expect(esm.trim().split('\n')).toEqual(['mcp request tools/call ok', 'hi']);
+});
