@@ -1,0 +1,89 @@
+/** Introspection answers: checked, cached by the token's hash for a while (never past exp), bounded. */
+import { IntrospectionVerifier } from '../../../src/auth/introspection-verifier';
+import { InvalidTokenError } from '../../../src/auth/token-verifier';
+
+const options = {
+  endpoint: 'https://as.example/introspect',
+  clientId: 'rs',
+  clientSecret: 's',
+  timeoutMs: 1000,
+  cacheSeconds: 30,
+  maxCacheEntries: 2,
+};
+const expect_ = { resource: 'https://mcp.example/mcp', issuer: 'https://as.example', clockToleranceSeconds: 0 };
+
+let answers: Array<Record<string, unknown>>;
+let bodies: string[];
+let now: number;
+beforeEach(() => {
+  answers = [];
+  bodies = [];
+  now = 1_000_000_000_000;
+  jest.spyOn(globalThis, 'fetch').mockImplementation(async (_url, init) => {
+    bodies.push(String(init?.body));
+    return new Response(JSON.stringify(answers.shift() ?? { active: false }), { status: 200 });
+  });
+});
+afterEach(() => jest.restoreAllMocks());
+
+const verifier = () => new IntrospectionVerifier(options, expect_, () => now);
+const active = (extra: Record<string, unknown> = {}) => ({
+  active: true,
+  sub: 'ada',
+  client_id: 'c',
+  scope: 'a b',
+  aud: expect_.resource,
+  iss: expect_.issuer,
+  exp: now / 1000 + 600,
+  ...extra,
+});
+
+test('an active answer is cached for cacheSeconds, then asked again', async () => {
+  const v = verifier();
+  answers.push(active(), active());
+  expect(await v.verify('tok')).toMatchObject({ subject: 'ada', clientId: 'c', scopes: ['a', 'b'] });
+  await v.verify('tok');
+  expect(bodies).toHaveLength(1);
+  expect(bodies[0]).toContain('token=tok');
+  now += 31_000;
+  await v.verify('tok');
+  expect(bodies).toHaveLength(2);
+});
+
+test('never cached past the token exp', async () => {
+  const v = verifier();
+  answers.push(active({ exp: now / 1000 + 5 }), active());
+  await v.verify('tok');
+  now += 6_000;
+  await v.verify('tok');
+  expect(bodies).toHaveLength(2);
+});
+
+test.each<[string, Record<string, unknown>]>([
+  ['inactive', { active: false }],
+  ['another audience', { aud: 'https://other.example' }],
+  ['another issuer', { iss: 'https://evil.example' }],
+  ['expired', { exp: 1 }],
+  ['not yet valid', { nbf: 9_999_999_999 }],
+  ['a refresh token', { token_type: 'refresh_token' }],
+])('%s is refused and not cached', async (_name, change) => {
+  const v = verifier();
+  answers.push({ ...active(), ...change });
+  await expect(v.verify('tok')).rejects.toBeInstanceOf(InvalidTokenError);
+  answers.push(active());
+  await expect(v.verify('tok')).resolves.toMatchObject({ subject: 'ada' });
+});
+
+test('the cache holds at most maxCacheEntries', async () => {
+  const v = verifier();
+  for (const t of ['t1', 't2', 't3', 't1']) {
+    answers.push(active());
+    await v.verify(t);
+  }
+  expect(bodies).toHaveLength(4); // t1 was dropped when t3 came
+});
+
+test('an endpoint that fails is not a token refusal (the caller answers 503)', async () => {
+  jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('oops', { status: 500 }));
+  await expect(verifier().verify('tok')).rejects.not.toBeInstanceOf(InvalidTokenError);
+});
