@@ -12,10 +12,9 @@ RUNNER=tools/conformance/node_modules/@modelcontextprotocol/conformance/dist/ind
 ENTRY=build/conformance/client/main.js
 
 # scenario:revision pairs; `extension` runs a scenario outside the dated sets (no --spec-version).
-# Extension auth scenarios not run, and why:
+# The one extension auth scenario not run, and why:
 #   auth/enterprise-managed-authorization: needs an identity provider's ID-JAG token exchange
 #     (RFC 8693 + RFC 7523 jwt-bearer grant); not implemented.
-#   auth/wif-jwt-bearer: workload identity federation (a platform-issued JWT as grant); not implemented.
 RUNS=(
   initialize:2025-11-25
   tools_call:2025-11-25
@@ -78,6 +77,7 @@ RUNS=(
   auth/client-credentials-jwt:extension
   auth/dpop:extension
   auth/dpop-nonce:extension
+  auth/wif-jwt-bearer:extension
 )
 
 log() { echo "conformance-client: $*" >&2; }

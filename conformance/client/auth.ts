@@ -12,12 +12,17 @@ const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 
 interface AuthContext {
   client_id?: string;
+  valid_jwt?: string;
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
 }
 
 function authOptions(scenario: string, context: AuthContext): OAuthInit {
+  if (scenario === 'auth/wif-jwt-bearer') {
+    const jwt = context.valid_jwt ?? '';
+    return { grant: 'jwt_bearer', clientId: context.client_id, assertion: () => jwt };
+  }
   if (scenario.startsWith('auth/client-credentials-')) {
     return {
       grant: 'client_credentials',

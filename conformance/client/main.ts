@@ -28,6 +28,7 @@ function context(): {
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
+  valid_jwt?: string;
 } {
   try {
     return JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');

@@ -8,13 +8,18 @@ import { isValidatedOptions, validateOptions, type OptionProblem } from '../../c
 import type { RedirectHandler } from './redirect-handlers';
 import type { TokenEndpointAuthMethod, TokenStore } from './token-store';
 
-export const OAUTH_GRANTS = ['authorization_code', 'client_credentials'] as const;
+export const OAUTH_GRANTS = ['authorization_code', 'client_credentials', 'jwt_bearer'] as const;
 export const CLIENT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
 export const CLIENT_ASSERTION_ALGORITHMS = ['ES256', 'ES384', 'RS256', 'PS256', 'EdDSA'] as const;
 
 export class OAuthOptions {
-  /** `authorization_code` (a user signs in, PKCE) or `client_credentials` (a machine). */
+  /**
+   * `authorization_code` (a user signs in, PKCE), `client_credentials` (a machine), or `jwt_bearer`
+   * (RFC 7523: a workload presents a JWT its platform issued, workload identity federation).
+   */
   @IsIn(OAUTH_GRANTS as unknown as string[]) grant: (typeof OAUTH_GRANTS)[number] = 'authorization_code';
+  /** jwt_bearer: returns the workload's current JWT (read it fresh: platform tokens expire). */
+  @IsOptional() @IsFunction() assertion?: () => string | Promise<string>;
   /** Opens the browser and receives the redirect (authorization_code): `loopbackRedirect`, `followRedirect`. */
   @IsOptional() @HasMethods('redirectUri', 'authorize') redirect?: RedirectHandler;
   /** A pre-registered client id (with `clientSecret` or `privateKey` for a confidential client). */
@@ -57,6 +62,8 @@ function checks(o: Readonly<OAuthOptions>): OptionProblem[] {
     problems.push({ field: 'redirect', message: 'authorization_code needs a redirect handler (loopbackRedirect, followRedirect)' });
   if (o.grant === 'client_credentials' && (!o.clientId || (o.clientSecret === undefined && !o.privateKey)))
     problems.push({ field: 'clientId', message: 'client_credentials needs clientId with clientSecret or privateKey' });
+  if (o.grant === 'jwt_bearer' && (!o.clientId || !o.assertion))
+    problems.push({ field: 'assertion', message: 'jwt_bearer needs clientId and an assertion function' });
   if (o.clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/./.test(o.clientMetadataUrl))
     problems.push({ field: 'clientMetadataUrl', message: 'must be an https URL with a path' });
   return problems;

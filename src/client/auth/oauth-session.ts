@@ -193,19 +193,19 @@ export class OAuthSession {
       await this.store.save(this.key, { issuer, client });
     }
     const tokens =
-      this.options.grant === 'client_credentials'
-        ? await requestToken(
+      this.options.grant === 'authorization_code'
+        ? await this.authorizationCode(found, client, redirectUri!, scope, signal)
+        : await requestToken(
             {
               tokenEndpoint: found.server.tokenEndpoint,
               issuer,
               client,
               key: this.key_(),
               dpop: await this.dpopFor(found),
-              params: { grant_type: 'client_credentials', scope, resource: this.resourceOf(found) },
+              params: { ...(await this.machineGrant()), scope, resource: this.resourceOf(found) },
             },
             options,
-          )
-        : await this.authorizationCode(found, client, redirectUri!, scope, signal);
+          );
     await this.store.save(this.key, { issuer, client, tokens });
   }
 
@@ -257,6 +257,12 @@ export class OAuthSession {
       },
       { ...this.fetchOptions, signal },
     );
+  }
+
+  /** The grant parameters of a machine: client credentials, or a workload's JWT (RFC 7523 §2.1). */
+  private async machineGrant(): Promise<Record<string, string>> {
+    if (this.options.grant === 'client_credentials') return { grant_type: 'client_credentials' };
+    return { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: await this.options.assertion!() };
   }
 
   /** The session's DPoP key, when asked for and the authorization server takes ES256 proofs. */

@@ -16,7 +16,7 @@ export interface ClientIdentity {
   clientMetadataUrl?: string;
   clientName: string;
   applicationType: 'native' | 'web';
-  grant: 'authorization_code' | 'client_credentials';
+  grant: 'authorization_code' | 'client_credentials' | 'jwt_bearer';
 }
 
 const METHODS: readonly TokenEndpointAuthMethod[] = [
@@ -74,12 +74,11 @@ async function register(
   const requested: TokenEndpointAuthMethod = supported.includes('none')
     ? 'none'
     : (METHODS.find((m) => m !== 'private_key_jwt' && supported.includes(m)) ?? 'client_secret_basic');
-  const grants =
-    identity.grant === 'client_credentials' ? ['client_credentials'] : ['authorization_code', 'refresh_token'];
+  const grants = identity.grant === 'authorization_code' ? ['authorization_code', 'refresh_token'] : [identity.grant];
   const metadata: Record<string, unknown> = {
     client_name: identity.clientName,
     grant_types: grants,
-    response_types: identity.grant === 'client_credentials' ? [] : ['code'],
+    response_types: identity.grant === 'authorization_code' ? ['code'] : [],
     token_endpoint_auth_method: requested,
     application_type: identity.applicationType,
   };
