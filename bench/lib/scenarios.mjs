@@ -14,7 +14,7 @@ export const SCENARIOS = [
   {
     // Issue 20's headline: the SDK v2's best case (a tool without inputSchema: it validates nothing).
     id: 'fixed-2026', title: 'tools/call of a no-argument fixed-text tool (test_simple_text), 2026-07-28, JSON response', connections: [32],
-    loads: [ours('ours', 'ours-fixed', 'call', fixed), load('sdk-v2', 'v2-fixed', 'call', fixed), load('raw node:http', 'raw', 'call', fixed)],
+    loads: [ours('ours', 'ours-fixed', 'call', fixed), ours('ours, --max-semi-space-size=4', 'ours-fixed-semi4', 'call', fixed), load('sdk-v2', 'v2-fixed', 'call', fixed), load('raw node:http', 'raw', 'call', fixed)],
   },
   {
     id: 'echo-legacy', title: 'tools/call echo, 2025-11-25 (ours: one initialized session)', connections: [32],
@@ -31,6 +31,11 @@ export const SCENARIOS = [
   {
     id: 'echo-200', title: 'tools/call echo with 200 registered tools (flatness), 2026-07-28', connections: [32],
     loads: [ours('ours, 200 tools', 'ours-200', 'call'), load('ours, 1 tool', 'ours-echo', 'call'), load('sdk-v2, 200 tools', 'v2-200', 'call')],
+  },
+  {
+    // Issue 20: each new layer's cost when used (its cost when unused is every other row: the layers are built in).
+    id: 'layers', title: 'tools/call echo with the new layers in use, 2026-07-28', connections: [32],
+    loads: [ours('ours, one guard + one interceptor', 'ours-guarded', 'call'), ours('ours, OpenTelemetry SDK (in-memory exporters)', 'ours-otel', 'call'), load('ours, no layer', 'ours-echo', 'call')],
   },
   {
     id: 'mrtr', title: 'MRTR: elicitation round then completion (one flow = 2 requests), 2026-07-28', connections: [32],

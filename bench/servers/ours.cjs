@@ -1,5 +1,6 @@
 // onemodelcontext over its own Streamable HTTP transport (serveHttp on node:http), from dist/cjs.
-// Env: PORT, GUARDS=1 (a guard and an interceptor on echo and confirm_echo), TOOLS (comma list of echo|fixed|form10|confirm_echo), NTOOLS (total incl. echo; extras are
+// Env: PORT, GUARDS=1 (a guard and an interceptor on echo and confirm_echo), OTEL=1 (OpenTelemetry SDK with
+// in-memory exporters), TOOLS (comma list of echo|fixed|form10|confirm_echo), NTOOLS (total incl. echo; extras are
 // generated), ENCRYPT=1 (AES-GCM requestState instead of HMAC), SINGLE_USE=1 (singleUseRequestState:
 // every token redeemable once, in memory).
 const { resolve } = require('node:path');
@@ -56,6 +57,19 @@ class BenchTools {
 class AllowGuard { canActivate(ctx) { return ctx.era !== undefined; } }
 class PassInterceptor { async intercept(_ctx, next) { return next(); } }
 const pipeline = process.env.GUARDS === '1' ? [omc.UseGuards(AllowGuard), omc.UseInterceptors(PassInterceptor)] : [];
+// OTEL=1: an OpenTelemetry tracer and meter provider with in-memory exporters (spans dropped every second).
+if (process.env.OTEL === '1') {
+  const { context, metrics, trace } = require('@opentelemetry/api');
+  const { AsyncHooksContextManager } = require('@opentelemetry/context-async-hooks');
+  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
+  const { InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } = require('@opentelemetry/sdk-metrics');
+  const spans = new InMemorySpanExporter();
+  const reader = new PeriodicExportingMetricReader({ exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE), exportIntervalMillis: 60_000 });
+  context.setGlobalContextManager(new AsyncHooksContextManager().enable());
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  setInterval(() => spans.reset(), 1000).unref();
+}
 if (tools.has('echo')) decorateMethod(BenchTools, 'echo', [EchoArgs], [Tool({ description: 'Echo text' }), ...pipeline]);
 if (tools.has('fixed')) decorateMethod(BenchTools, 'simpleText', [], [Tool({ name: 'test_simple_text', description: 'Tests simple text content response' })]);
 if (tools.has('form10')) decorateMethod(BenchTools, 'signup', [SignupArgs], [Tool({ description: 'Sign up (ten validated fields)' })]);
