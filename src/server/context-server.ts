@@ -350,7 +350,11 @@ export class ContextServer implements ServerEndpoint {
 /** Runs a request with its span active and ends the span with the reply. */
 async function observed(t: RequestTelemetry, handle: () => Promise<Reply>): Promise<Reply> {
   const reply = await t.run(handle);
-  t.end(replyFacts(reply.message));
+  try {
+    t.end(replyFacts(reply.message));
+  } catch {
+    // An exporter or logger that throws must not cost the client its answer.
+  }
   return reply;
 }
 

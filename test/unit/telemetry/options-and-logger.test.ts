@@ -2,6 +2,8 @@
 import pino from 'pino';
 import { resolveServerOptions } from '../../../src/server/server-options';
 import { toServerLogger, type ServerLogger } from '../../../src/server/server-logger';
+import { MemoryClient, Tool } from '../../../src';
+import { makeApp } from '../../helpers/apps';
 
 test('telemetry options: defaults, frozen, unknown keys and wrong types refused', () => {
   const options = resolveServerOptions({});
@@ -28,4 +30,25 @@ test('a pino logger is adapted: object first, message second, levels kept', () =
 test('a logger of our own shape is used as it is', () => {
   const ours: ServerLogger = { warn: () => undefined, error: () => undefined };
   expect(toServerLogger(ours)).toBe(ours);
+});
+
+test('a logger that throws on the access log line does not cost the client its answer', async () => {
+  class Echo {
+    @Tool({ description: 'Echo' })
+    echo() {
+      return 'hi';
+    }
+  }
+  const throwing = {
+    warn: () => undefined,
+    error: () => undefined,
+    info: () => {
+      throw new Error('disk full');
+    },
+  };
+  const app = makeApp([Echo], { logger: throwing, telemetry: { accessLog: true } });
+  const client = await MemoryClient.connect(app, { era: 'modern' });
+  expect(await client.request('tools/call', { name: 'echo', arguments: {} })).toMatchObject({
+    content: [{ type: 'text', text: 'hi' }],
+  });
 });
