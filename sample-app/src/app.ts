@@ -6,6 +6,7 @@ import { AccountTools, APP, type AppHolder } from './account.tools';
 import { BookingStore } from './catalog';
 import { FlightTools } from './flights.tools';
 import { Guides } from './guides';
+import { ReportTools } from './reports.tools';
 
 /** `redisUrl`: a fleet's shared stores (docs/deployment.md); without it everything stays in this process. */
 export function createTravelDesk(options: { requestStateKey?: string; redisUrl?: string } = {}): McpApplication {
@@ -13,7 +14,7 @@ export function createTravelDesk(options: { requestStateKey?: string; redisUrl?:
   const app = McpApplication.create({
     name: 'travel-desk',
     version: '1.0.0',
-    providers: [BookingStore, FlightTools, AccountTools, Guides, { provide: APP, useValue: holder }],
+    providers: [BookingStore, FlightTools, ReportTools, AccountTools, Guides, { provide: APP, useValue: holder }],
     modules: [
       ContextServerModule.configure({
         requestStateKey: options.requestStateKey,

@@ -34,6 +34,7 @@ bothEras('travel desk over HTTP', (era) => {
           },
           roots: [{ uri: 'file:///home/ada/trips', name: 'trips' }],
           connect: { action: 'accept' },
+          include_full: { action: 'accept', content: { confirm: true } },
         },
       },
     );
@@ -102,6 +103,23 @@ bothEras('travel desk over HTTP', (era) => {
     });
     expect(done.values).toEqual(['LHR', 'LIS']);
     expect((await client.readResource('travel://policies')).text).toContain('Free cancellation');
+  });
+
+  test('the fare report runs as a task on 2026 (progress, an ask), synchronously on legacy', async () => {
+    const statuses: string[] = [];
+    const run = await client.callTool('fare_report', { from: 'VIE' }, {
+      onTaskStatus: (t) => statuses.push(`${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ''}`),
+    });
+    expect(run.text.split('\n')[0]).toBe('Fares from VIE:');
+    expect(run.text.split('\n')).toHaveLength(10);
+    expect(run.asks).toBe(1);
+    if (era === '2026-07-28') {
+      expect(run.taskId).toEqual(expect.any(String));
+      expect(statuses).toContain('input_required');
+      expect(statuses.some((s) => s.startsWith('working: Queried VIE'))).toBe(true);
+    } else {
+      expect(run.taskId).toBeUndefined();
+    }
   });
 
   test('a declined confirmation charges nothing', async () => {
