@@ -40,6 +40,13 @@ class Jobs {
     return 'never';
   }
 
+  @Tool({ description: 'a result too large to keep', task: 'optional' })
+  async huge(): Promise<string> {
+    await gate.opened;
+    await new Promise((r) => setTimeout(r, 5));
+    return 'x'.repeat(4096);
+  }
+
   @Tool({ description: 'quick', task: 'optional' })
   quick(): string {
     return 'at once';
@@ -191,5 +198,15 @@ describe('hostile and malformed input on the task API', () => {
     });
     expect(lastSignal).toBe(before);
     for (const taskId of ids) await c.request('tasks/cancel', { taskId });
+  });
+
+  test('a result larger than maxTaskResultBytes fails the task instead of being kept', async () => {
+    const small = makeApp([Jobs], { taskAfterMs: 0, maxTaskResultBytes: 1024 });
+    const c = await MemoryClient.connect(small, { era: 'modern', capabilities: withTasks });
+    gate.release();
+    const { taskId } = await c.request('tools/call', { name: 'huge', arguments: {} });
+    const task = await until(c, taskId as string, 'failed');
+    expect(task).toMatchObject({ status: 'failed', error: { code: -32603 } });
+    expect(task).not.toHaveProperty('result');
   });
 });
