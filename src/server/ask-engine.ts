@@ -76,7 +76,7 @@ export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Ou
   try {
     return await runRound(deps, r, round, hold);
   } finally {
-    await hold.release();
+    if (hold.held) await hold.release(); // a one-round call holds nothing: no promise to wait for
   }
 }
 
@@ -117,7 +117,7 @@ async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, h
   }
   if (port.pending.length === 0) {
     if (!attempt.ok) throw attempt.error;
-    await hold.complete(attempt.value);
+    if (hold.held) await hold.complete(attempt.value);
     if (round.continues) telemetry?.flowCompleted(flow.round);
     return { kind: 'complete', value: attempt.value };
   }

@@ -32,7 +32,12 @@ const FIRST_POLL_MS = 2;
 const MAX_POLL_MS = 100;
 
 export class FlowHold implements OnceLedger {
-  private held = false;
+  private _held = false;
+
+  /** Whether this attempt holds its flow in the store (a first round that never asks does not). */
+  get held(): boolean {
+    return this._held;
+  }
   /** The store's `ctx.once` records of the flow, once claimed. */
   private onces?: Record<string, OnceRecord>;
   private holderId?: string;
@@ -56,13 +61,13 @@ export class FlowHold implements OnceLedger {
 
   /** Holds the flow, waiting while another copy runs; returns the completion of a completed flow. */
   async claim(): Promise<{ result: unknown } | undefined> {
-    if (this.held) return undefined;
+    if (this._held) return undefined;
     const giveUpAt = Date.now() + this.deps.flowBusyWaitMs;
     for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
       const claim = await this.deps.flows.claim(this.flowId, this.holder, this.expiry());
       switch (claim.kind) {
         case 'claimed':
-          this.held = true;
+          this._held = true;
           this.onces = claim.onces;
           return undefined;
         case 'completed':
@@ -105,14 +110,14 @@ export class FlowHold implements OnceLedger {
 
   /** Records the completion when the flow is tracked (a one-round call never is). */
   async complete(result: unknown): Promise<void> {
-    if (!this.held) return;
+    if (!this._held) return;
     await this.deps.flows.complete(this.flowId, this.holder, result, this.expiry());
-    this.held = false;
+    this._held = false;
   }
 
   async release(): Promise<void> {
-    if (!this.held) return;
-    this.held = false;
+    if (!this._held) return;
+    this._held = false;
     try {
       await this.deps.flows.release(this.flowId, this.holder);
     } catch (e) {
