@@ -12,9 +12,6 @@ RUNNER=tools/conformance/node_modules/@modelcontextprotocol/conformance/dist/ind
 ENTRY=build/conformance/client/main.js
 
 # scenario:revision pairs; `extension` runs a scenario outside the dated sets (no --spec-version).
-# The one extension auth scenario not run, and why:
-#   auth/enterprise-managed-authorization: needs an identity provider's ID-JAG token exchange
-#     (RFC 8693 + RFC 7523 jwt-bearer grant); not implemented.
 RUNS=(
   initialize:2025-11-25
   tools_call:2025-11-25
@@ -78,6 +75,7 @@ RUNS=(
   auth/dpop:extension
   auth/dpop-nonce:extension
   auth/wif-jwt-bearer:extension
+  auth/enterprise-managed-authorization:extension
 )
 
 log() { echo "conformance-client: $*" >&2; }

@@ -182,6 +182,7 @@ export {
   type FollowRedirectOptions,
   type LoopbackRedirectOptions,
 } from './client/auth/redirect-handlers';
+export { idJagAssertion, type IdJagOptions, type AssertionTarget } from './client/auth/id-jag';
 export {
   MemoryTokenStore,
   type TokenStore,

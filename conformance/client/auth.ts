@@ -5,7 +5,7 @@
  * pre-registered credentials the scenario passes in MCP_CONFORMANCE_CONTEXT, and client
  * credentials for the `client-credentials-*` extension scenarios, DPoP for the `dpop*` ones.
  */
-import { ContextClient, followRedirect, type ContextClientInit, type OAuthInit } from '../../src';
+import { ContextClient, followRedirect, idJagAssertion, type ContextClientInit, type OAuthInit } from '../../src';
 
 /** The URL the runner expects as client id when the server supports client ID metadata documents. */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
@@ -13,12 +13,28 @@ const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 interface AuthContext {
   client_id?: string;
   valid_jwt?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
 }
 
 function authOptions(scenario: string, context: AuthContext): OAuthInit {
+  if (scenario === 'auth/enterprise-managed-authorization') {
+    const idToken = context.idp_id_token ?? '';
+    return {
+      grant: 'jwt_bearer',
+      clientId: context.client_id,
+      ...(context.client_secret !== undefined && { clientSecret: context.client_secret }),
+      assertion: idJagAssertion({
+        tokenEndpoint: context.idp_token_endpoint ?? '',
+        idToken: () => idToken,
+        ...(context.idp_client_id !== undefined && { clientId: context.idp_client_id }),
+      }),
+    };
+  }
   if (scenario === 'auth/wif-jwt-bearer') {
     const jwt = context.valid_jwt ?? '';
     return { grant: 'jwt_bearer', clientId: context.client_id, assertion: () => jwt };

@@ -29,6 +29,9 @@ function context(): {
   private_key_pem?: string;
   signing_algorithm?: string;
   valid_jwt?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
 } {
   try {
     return JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');

@@ -94,6 +94,7 @@ test('src/index.ts exports exactly these runtime values', () => {
     'forEachEra',
     'grantedScopes',
     'httpOptionsFromEnv',
+    'idJagAssertion',
     'inject',
     'injectable',
     'isInputRequired',

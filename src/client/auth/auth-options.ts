@@ -5,6 +5,7 @@
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
 import { HasMethods, IsFunction } from '../../config/option-rules';
 import { isValidatedOptions, validateOptions, type OptionProblem } from '../../config/validate-options';
+import type { AssertionTarget } from './id-jag';
 import type { RedirectHandler } from './redirect-handlers';
 import type { TokenEndpointAuthMethod, TokenStore } from './token-store';
 
@@ -18,8 +19,11 @@ export class OAuthOptions {
    * (RFC 7523: a workload presents a JWT its platform issued, workload identity federation).
    */
   @IsIn(OAUTH_GRANTS as unknown as string[]) grant: (typeof OAUTH_GRANTS)[number] = 'authorization_code';
-  /** jwt_bearer: returns the workload's current JWT (read it fresh: platform tokens expire). */
-  @IsOptional() @IsFunction() assertion?: () => string | Promise<string>;
+  /**
+   * jwt_bearer: returns the JWT to present for this authorization server and resource: a workload's
+   * platform token (read it fresh: they expire), or an ID-JAG from `idJagAssertion`.
+   */
+  @IsOptional() @IsFunction() assertion?: (target: AssertionTarget) => string | Promise<string>;
   /** Opens the browser and receives the redirect (authorization_code): `loopbackRedirect`, `followRedirect`. */
   @IsOptional() @HasMethods('redirectUri', 'authorize') redirect?: RedirectHandler;
   /** A pre-registered client id (with `clientSecret` or `privateKey` for a confidential client). */

@@ -202,7 +202,7 @@ export class OAuthSession {
               client,
               key: this.key_(),
               dpop: await this.dpopFor(found),
-              params: { ...(await this.machineGrant()), scope, resource: this.resourceOf(found) },
+              params: { ...(await this.machineGrant(found)), scope, resource: this.resourceOf(found) },
             },
             options,
           );
@@ -260,9 +260,10 @@ export class OAuthSession {
   }
 
   /** The grant parameters of a machine: client credentials, or a workload's JWT (RFC 7523 §2.1). */
-  private async machineGrant(): Promise<Record<string, string>> {
+  private async machineGrant(found: Discovered): Promise<Record<string, string>> {
     if (this.options.grant === 'client_credentials') return { grant_type: 'client_credentials' };
-    return { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: await this.options.assertion!() };
+    const target = { issuer: found.server.issuer, resource: this.resourceOf(found) };
+    return { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: await this.options.assertion!(target) };
   }
 
   /** The session's DPoP key, when asked for and the authorization server takes ES256 proofs. */

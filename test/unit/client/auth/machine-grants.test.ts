@@ -1,4 +1,5 @@
 import { resolveOAuthOptions, type OAuthInit } from '../../../../src/client/auth/auth-options';
+import { idJagAssertion } from '../../../../src/client/auth/id-jag';
 import { OAuthSession } from '../../../../src/client/auth/oauth-session';
 import { chooseAuthMethod, resolveClient } from '../../../../src/client/auth/registration';
 import { defaultServerMetadata } from '../../../../src/client/auth/metadata';
@@ -97,5 +98,51 @@ describe('which client id', () => {
     await expect(
       resolveClient(meta({ registrationEndpoint: `${AS}/register` }), base, 'x', opts(fake)),
     ).rejects.toMatchObject({ code: 'OMC_CLIENT_AUTH_TOKEN' });
+  });
+});
+
+describe('enterprise-managed authorization (ID-JAG)', () => {
+  const IDP = 'https://idp.example.com';
+  const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag';
+
+  test('the ID token is exchanged at the IdP for an ID-JAG (issuer, resource), then presented', async () => {
+    const fake = new FakeOAuth();
+    withAuthMethods(fake, ['client_secret_basic']);
+    fake.routes.set(`${IDP}/token`, () =>
+      json({ access_token: 'the-jag', issued_token_type: ID_JAG, token_type: 'N_A' }),
+    );
+    const o: OAuthInit = {
+      grant: 'jwt_bearer',
+      clientId: 'mcp-client',
+      clientSecret: 's',
+      assertion: idJagAssertion({
+        tokenEndpoint: `${IDP}/token`,
+        idToken: () => 'id-token',
+        clientId: 'idp-client',
+        fetch: fake.fetch,
+      }),
+    };
+    await new OAuthSession(MCP, resolveOAuthOptions(o), fake.fetch).fetch(MCP, post);
+    const exchange = fake.seen.find((r) => r.url === `${IDP}/token`)!.form!;
+    expect(Object.fromEntries(exchange)).toEqual({
+      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+      requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+      subject_token: 'id-token',
+      subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+      audience: AS,
+      resource: MCP,
+      client_id: 'idp-client',
+    });
+    expect(tokenRequest(fake).form!.get('assertion')).toBe('the-jag');
+  });
+
+  test.each([
+    ['a refusal', () => json({ error: 'invalid_grant' }, 400)],
+    ['another token type', () => json({ access_token: 'x', issued_token_type: 'urn:x:jwt' })],
+  ])('%s from the IdP is a TokenEndpointError', async (_n, reply) => {
+    const fake = new FakeOAuth();
+    fake.routes.set(`${IDP}/token`, reply);
+    const assertion = idJagAssertion({ tokenEndpoint: `${IDP}/token`, idToken: () => 't', fetch: fake.fetch });
+    await expect(assertion({ issuer: AS, resource: MCP })).rejects.toMatchObject({ code: 'OMC_CLIENT_AUTH_TOKEN' });
   });
 });
