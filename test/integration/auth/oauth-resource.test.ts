@@ -3,7 +3,7 @@
  * JWT access tokens (good and bad of every kind), the principal in ctx, and the session and
  * requestState bindings per subject.
  */
-import { modernPost, rawRequest, RawLegacyClient, JSON_HEADERS } from '../../helpers/http-fixtures';
+import { modernPost, rawRequest, RawLegacyClient, streamingRequest } from '../../helpers/http-fixtures';
 import { alice, bob, calls, startProtected, type ProtectedSetup } from './protected-app';
 
 let s: ProtectedSetup;
@@ -179,37 +179,48 @@ describe('bindings per subject', () => {
     expect(own.result.content[0].text).toBe('Hello, Ada!');
   });
 
-  test('legacy: alice\'s session is not bob\'s, and bob cannot answer alice\'s elicitation', async () => {
+  test('legacy: alice\'s session is not bob\'s; bob cannot answer alice\'s pending elicitation, alice can', async () => {
     const aliceToken = await s.as.token(alice);
     const bobToken = await s.as.token(bob);
     const client = new RawLegacyClient(s.server.url, '2025-11-25', bearer(aliceToken));
-    const init = await client.post({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: { elicitation: {} },
-        clientInfo: { name: 't', version: '0' },
-      },
-    });
-    expect(init.status).toBe(200);
-    client.sessionId = String(init.headers['mcp-session-id']);
-    const bobHeaders = {
-      ...JSON_HEADERS,
-      'MCP-Protocol-Version': '2025-11-25',
-      'Mcp-Session-Id': client.sessionId,
-      ...bearer(bobToken),
-    };
-    const asBob = await rawRequest(s.server.url, {
-      headers: bobHeaders,
+    await client.initialize({ elicitation: {} });
+    const asBob = { ...client.headers(), ...bearer(bobToken) };
+    const list = await rawRequest(s.server.url, {
+      headers: asBob,
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
     });
-    expect(asBob.status).toBe(404);
-    const answer = await rawRequest(s.server.url, {
-      headers: bobHeaders,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, result: { action: 'accept', content: { name: 'Mallory' } } }),
-    });
-    expect(answer.status).toBe(404);
+    expect(list.status).toBe(404);
+    const answers: number[] = [];
+    const accept = (name: string) => ({ action: 'accept', content: { name } });
+    const call = await streamingRequest(
+      s.server.url,
+      {
+        headers: client.headers(),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'greet', arguments: { text: 'x' } },
+        }),
+      },
+      (ev) => {
+        if (ev.method !== 'elicitation/create') return;
+        void (async () => {
+          const stolen = await rawRequest(s.server.url, {
+            headers: asBob,
+            body: JSON.stringify({ jsonrpc: '2.0', id: ev.id, result: accept('Mallory') }),
+          });
+          answers.push(stolen.status);
+          const own = await client.post({ jsonrpc: '2.0', id: ev.id, result: accept('Ada') });
+          answers.push(own.status);
+        })();
+      },
+    );
+    expect(answers).toEqual([404, 202]);
+    expect(call.events.pop()).toMatchObject({ id: 3, result: { content: [{ text: 'Hello, Ada!' }] } });
+    const { Authorization: _none, ...anonymous } = client.headers();
+    expect((await rawRequest(s.server.url, { method: 'GET', headers: anonymous })).status).toBe(401);
+    expect((await rawRequest(s.server.url, { method: 'DELETE', headers: asBob })).status).toBe(404);
+    expect((await rawRequest(s.server.url, { method: 'DELETE', headers: client.headers() })).status).toBe(200);
   });
 });
