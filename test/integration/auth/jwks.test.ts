@@ -117,3 +117,34 @@ test('a key server that does not answer: 503 within the timeout, then the server
   ks.hang = false;
   expect((await call(server, await sign(ks.issuer, k1, 'k1'))).status).toBe(200);
 });
+
+test('tokenType: a token without the required typ is refused', async () => {
+  const k1 = await key('k1');
+  ks.keys = [k1.jwk];
+  server = await serve(ks.issuer, { tokenType: 'at+jwt' });
+  expect((await call(server, await sign(ks.issuer, k1, 'k1'))).status).toBe(401);
+  const typed = await new SignJWT({ scope: 'tools:read' })
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
+    .setIssuer(ks.issuer)
+    .setAudience(RESOURCE)
+    .setSubject('ada')
+    .setExpirationTime('5m')
+    .sign(k1.privateKey);
+  expect((await call(server, typed)).status).toBe(200);
+});
+
+test('a JWT whose claims nest deeply or are huge (under the header cap) is refused without harm', async () => {
+  const k1 = await key('k1');
+  ks.keys = [k1.jwk];
+  server = await serve(ks.issuer, {});
+  let deep: unknown = 1;
+  for (let i = 0; i < 2000; i++) deep = [deep];
+  const token = await new SignJWT({ deep, aud: 'x'.repeat(10) })
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+    .setIssuer(ks.issuer)
+    .setExpirationTime('5m')
+    .sign(k1.privateKey);
+  expect(token.length).toBeLessThan(8192);
+  expect((await call(server, token)).status).toBe(401);
+  expect((await call(server, await sign(ks.issuer, k1, 'k1'))).status).toBe(200);
+});

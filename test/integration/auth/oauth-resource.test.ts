@@ -39,6 +39,16 @@ describe('protected resource metadata (RFC 9728)', () => {
     },
   );
 
+  test('HEAD has the headers and no body; a CORS preflight is answered', async () => {
+    const base = `http://127.0.0.1:${s.server.port}/.well-known/oauth-protected-resource/mcp`;
+    const head = await rawRequest(base, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    const pre = await rawRequest(base, { method: 'OPTIONS', headers: { Origin: 'https://inspector.example' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers['access-control-allow-origin']).toBe('*');
+  });
+
   test('other well-known paths are 404, a POST is 405, a foreign Host 403', async () => {
     const base = `http://127.0.0.1:${s.server.port}`;
     expect((await rawRequest(`${base}/.well-known/oauth-protected-resource/other`, { method: 'GET' })).status).toBe(404);
