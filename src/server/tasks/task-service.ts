@@ -32,14 +32,19 @@ type Settled = { ok: true; value: Outcome<JsonObject> } | { ok: false; error: un
 const TASK_PROGRESS_TOKEN = 'onemodelcontext/task-progress';
 const MAX_CAS_ATTEMPTS = 16;
 const MAX_STATUS_MESSAGE = 512;
+/** How often a running round checks the store for a cancel another instance received (at least). */
+const CANCEL_WATCH_MIN_MS = 250;
 
 export function ownerOf(principal: Principal | undefined): string {
   return principal === undefined ? 'anonymous' : `principal:${principal.id}`;
 }
 
 export class TaskService {
-  /** Rounds running in this process, by task id: `tasks/cancel` aborts them. */
-  private readonly running = new Map<string, AbortController>();
+  /**
+   * Rounds running in this process, by task id: `tasks/cancel` aborts them here, and a watch reads
+   * the store now and then so a cancel received by another instance aborts them too.
+   */
+  private readonly running = new Map<string, { controller: AbortController; watch: NodeJS.Timeout }>();
 
   constructor(
     private readonly core: ServerCore,
@@ -104,7 +109,7 @@ export class TaskService {
         io.notify(m);
       },
     };
-    this.running.set(record.taskId, controller);
+    this.track(record.taskId, controller);
     const taskScope = { ...scope, progressToken: scope.progressToken ?? TASK_PROGRESS_TOKEN };
     const round = settle(runToolRound(this.core, g, req, args, taskScope, taskIo));
     let timer: NodeJS.Timeout | undefined;
@@ -115,7 +120,7 @@ export class TaskService {
     clearTimeout(timer);
     if (first !== 'escalate') {
       io.signal.removeEventListener('abort', forwardAbort);
-      this.running.delete(record.taskId);
+      this.untrack(record.taskId);
       await this.store.delete(record.taskId).catch((e) => this.logFailure('could not free a task', e));
       if (!first.ok) throw first.error;
       return first.value;
@@ -191,7 +196,29 @@ export class TaskService {
         ? undefined
         : { ...r, status: 'cancelled', statusMessage: 'Cancelled by the client', inputRequests: undefined },
     );
-    if (written) this.running.get(taskId)?.abort(new Error('task cancelled'));
+    if (written) this.running.get(taskId)?.controller.abort(new Error('task cancelled'));
+  }
+
+  private track(taskId: string, controller: AbortController): void {
+    this.untrack(taskId);
+    const every = Math.max(CANCEL_WATCH_MIN_MS, this.core.options.taskPollIntervalMs);
+    const watch = setInterval(() => {
+      this.store
+        .get(taskId)
+        .then((stored) => {
+          const status = stored && decodeTask(stored.value)?.status;
+          if (status === undefined || status === 'cancelled') controller.abort(new Error('task cancelled'));
+        })
+        .catch(() => undefined);
+    }, every);
+    watch.unref?.();
+    this.running.set(taskId, { controller, watch });
+  }
+
+  private untrack(taskId: string): void {
+    const entry = this.running.get(taskId);
+    if (entry) clearInterval(entry.watch);
+    this.running.delete(taskId);
   }
 
   /** Runs the record's current round (its answers and requestState) in the background. */
@@ -212,7 +239,7 @@ export class TaskService {
       return;
     }
     const controller = new AbortController();
-    this.running.set(r.taskId, controller);
+    this.track(r.taskId, controller);
     const scope: RequestScope = {
       era: 'modern',
       protocolVersion: r.call.protocolVersion,
@@ -231,7 +258,7 @@ export class TaskService {
 
   /** Records a round's outcome, unless the task moved on (cancelled, expired, another round). */
   private async settle(taskId: string, round: number, s: Settled): Promise<void> {
-    this.running.delete(taskId);
+    this.untrack(taskId);
     try {
       const written = await this.mutate(taskId, undefined, (r) => {
         if (isTerminal(r.status) || r.round !== round) return undefined;

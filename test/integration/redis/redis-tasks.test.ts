@@ -49,7 +49,18 @@ class ApproveForm {
   @Field({ description: 'Approve?' }) @IsBoolean() ok!: boolean;
 }
 
+let aborted: () => void = () => undefined;
+const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
+
 class Approvals {
+  @Tool({ description: 'runs until cancelled', task: 'optional' })
+  async forever(ctx: Context): Promise<string> {
+    await new Promise((_resolve, reject) =>
+      ctx.signal.addEventListener('abort', () => (aborted(), reject(new Error('stopped'))), { once: true }),
+    );
+    return 'never';
+  }
+
   @Tool({ description: 'works, then asks for approval', task: 'optional', forms: [ApproveForm] })
   async approve(ctx: Context): Promise<string> {
     await new Promise((r) => setTimeout(r, 50));
@@ -99,6 +110,33 @@ test('a task created on one instance is read, answered and finished through anot
       status: 'completed',
       result: { content: [{ type: 'text', text: expect.stringMatching(/^approved/) }] },
     });
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
+
+test('a cancel received by another instance aborts the round running on the first', async () => {
+  const key = randomBytes(32);
+  const prefix = `t${randomBytes(4).toString('hex')}:`;
+  const instance = () =>
+    McpApplication.create({
+      name: 'redis-tasks',
+      version: '1.0.0',
+      providers: [Approvals],
+      modules: [
+        ContextServerModule.configure({ logger: silentLogger, requestStateKey: key, taskAfterMs: 0 }),
+        RedisModule.configure({ url: redis.server().url, keyPrefix: prefix }),
+      ],
+    });
+  const [a, b] = [instance(), instance()];
+  try {
+    const capabilities = { extensions: { [TASKS_EXTENSION]: {} } };
+    const onA = await MemoryClient.connect(a, { era: 'modern', capabilities });
+    const onB = await MemoryClient.connect(b, { era: 'modern', capabilities });
+    const { taskId } = await onA.request('tools/call', { name: 'forever', arguments: {} });
+    await onB.request('tasks/cancel', { taskId });
+    expect((await onA.request('tasks/get', { taskId })).status).toBe('cancelled');
+    await abortSeen; // the handler on A saw its signal abort
   } finally {
     await Promise.all([a.close(), b.close()]);
   }
