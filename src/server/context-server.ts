@@ -109,7 +109,7 @@ export class ContextServer implements ServerEndpoint {
       ['tools/call', (r, s, io) => callTool(c, r, s, io, tasks)],
       ['prompts/get', (r, s, io) => getPrompt(c, r, s, io)],
       ['resources/read', (r, s, io) => readResource(c, r, s, io)],
-      ['completion/complete', (r, s, io) => complete(c, r.params, s, io)],
+      ['completion/complete', (r, s, io) => complete(c, r, s, io)],
     ]);
   }
 
@@ -240,7 +240,7 @@ export class ContextServer implements ServerEndpoint {
           break;
         case 'resources/subscribe':
         case 'resources/unsubscribe':
-          result = await this.subscription(session, req.method, req.params, io);
+          result = await this.subscription(session, req, io);
           break;
         default: {
           const handler = this.shared.get(req.method);
@@ -306,12 +306,8 @@ export class ContextServer implements ServerEndpoint {
   }
 
   /** Subscribes only to what exists (a fixed resource or a template match), up to the per-session cap. */
-  private async subscription(
-    session: LegacySession,
-    method: string,
-    params: JsonObject | undefined,
-    io: RequestIO,
-  ): Promise<JsonObject> {
+  private async subscription(session: LegacySession, req: JsonRpcRequest, io: RequestIO): Promise<JsonObject> {
+    const { method, params } = req;
     const uri = resourceUri(params, method, this.core.options.maxUriLength);
     if (method === 'resources/unsubscribe') {
       session.subscriptions.delete(uri);
@@ -325,7 +321,9 @@ export class ContextServer implements ServerEndpoint {
     // A resource its guards hide from this caller is not found here either.
     const pipe = this.core.pipelines.of(def);
     const kind = fixed ? 'resource' : 'resourceTemplate';
-    if (pipe && !(await knownTo({ def, kind, method, target: uri, pipe }, session.scope(params), io))) throw notFound();
+    if (pipe && !(await knownTo({ def, kind, method, target: uri, pipe }, req, session.scope(params), io))) {
+      throw notFound();
+    }
     const max = this.core.options.maxSubscriptionsPerSession;
     if (session.subscriptions.size >= max) {
       throw ProtocolError.invalidRequest(

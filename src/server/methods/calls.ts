@@ -113,7 +113,7 @@ export async function callTool(
   const args = argumentsOf(params, 'tools/call');
   const checked = def.validate(args);
   if (!checked.ok) {
-    if (!(await knownTo(g, scope, io))) throw unknown();
+    if (!(await knownTo(g, req, scope, io))) throw unknown();
     return {
       kind: 'complete',
       value: toolError(`Invalid arguments for tool ${toolName}: ${checked.errors.join('; ')}`),
@@ -124,7 +124,7 @@ export async function callTool(
     if (withTasks) return tasks.call(g, req, checked.value, scope, io);
     if (def.task === 'required') {
       // A tool the guards hide stays unknown, whatever it would need.
-      if (!(await knownTo(g, scope, io))) throw unknown();
+      if (!(await knownTo(g, req, scope, io))) throw unknown();
       throw ProtocolError.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } }, `${TASKS_EXTENSION} extension`);
     }
   }
@@ -153,7 +153,7 @@ export async function getPrompt(
   const args = argumentsOf(params, 'prompts/get');
   const checked = def.validate(args);
   if (!checked.ok) {
-    if (!(await knownTo(g, scope, io))) throw unknown();
+    if (!(await knownTo(g, req, scope, io))) throw unknown();
     throw ProtocolError.invalidParams(`Invalid arguments for prompt ${promptName}: ${checked.errors.join('; ')}`);
   }
   const outcome = await runWithAsks(core.engine, {

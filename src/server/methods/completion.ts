@@ -1,7 +1,7 @@
 /** completion/complete: values for a prompt argument or a resource-template variable (never asks). */
 import { ProtocolError } from '../../errors/protocol-error';
 import type { CompletionReference } from '../../protocol/completion';
-import type { JsonObject } from '../../protocol/jsonrpc';
+import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
 import { vetHandlerError } from '../handler-codes';
 import type { RequestIO } from '../request-io';
 import type { RequestScope } from '../request-scope';
@@ -17,10 +17,11 @@ function isRecord(v: unknown): v is JsonObject {
 
 export async function complete(
   core: ServerCore,
-  params: JsonObject | undefined,
+  req: JsonRpcRequest,
   scope: RequestScope,
   io: RequestIO,
 ): Promise<JsonObject> {
+  const params = req.params;
   const ref = params?.ref;
   const argument = params?.argument;
   if (
@@ -39,7 +40,7 @@ export async function complete(
     if (!prompt) throw unknown();
     // A prompt its guards hide from this caller is unknown here too.
     const g = { def: prompt, kind: 'prompt', method: 'completion/complete', target: prompt.name } as const;
-    if (!(await knownTo({ ...g, pipe: core.pipelines.of(prompt) }, scope, io))) throw unknown();
+    if (!(await knownTo({ ...g, pipe: core.pipelines.of(prompt) }, req, scope, io))) throw unknown();
     key = { type: 'ref/prompt', name: ref.name };
   } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
     const uri = ref.uri;
@@ -53,7 +54,7 @@ export async function complete(
         target: uri,
       } as const;
       // Hidden from this caller: as for a reference nothing completes.
-      if (!(await knownTo({ ...g, pipe: core.pipelines.of(target) }, scope, io))) return none;
+      if (!(await knownTo({ ...g, pipe: core.pipelines.of(target) }, req, scope, io))) return none;
     }
     key = { type: 'ref/resource', uri };
   } else throw ProtocolError.invalidParams('completion/complete: unsupported ref');

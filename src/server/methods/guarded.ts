@@ -6,6 +6,8 @@ import type { Pipeline, AttemptInfo } from '../pipeline/pipeline';
 import { CallExecution } from '../pipeline/execution';
 import type { HandlerKind } from '../pipeline/types';
 import type { RequestIO } from '../request-io';
+import type { JsonRpcRequest } from '../../protocol/jsonrpc';
+import { askFreeContext } from './list-visibility';
 import type { RequestScope } from '../request-scope';
 import type { ServerCore } from '../server-core';
 
@@ -52,8 +54,14 @@ export function invokeGuarded(
  * Before an argument error is answered: whether the guards let this caller know the item exists,
  * asked as for a list (`phase: 'list'`; a refused caller gets the unknown-name error instead).
  */
-export async function knownTo(g: Guarded, scope: RequestScope, io: RequestIO): Promise<boolean> {
+export async function knownTo(
+  g: Guarded,
+  req: JsonRpcRequest,
+  scope: RequestScope,
+  io: RequestIO,
+): Promise<boolean> {
   if (!g.pipe || g.pipe.guards.length === 0) return true;
+  const context = askFreeContext(req, scope, io);
   try {
     return await g.pipe.visible(
       {
@@ -66,10 +74,12 @@ export async function knownTo(g: Guarded, scope: RequestScope, io: RequestIO): P
         era: scope.era,
         protocolVersion: scope.protocolVersion,
         flow: undefined,
-        context: undefined,
+        get context() {
+          return context();
+        },
         ...handlerOf(g.def.source),
       },
-      () => undefined,
+      context,
     );
   } catch {
     return false;

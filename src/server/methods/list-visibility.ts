@@ -33,6 +33,12 @@ const noAsks: AskPort = {
   pause: () => Promise.reject(new FrameworkError('OMC_ASK_UNAVAILABLE', 'A list cannot pause.')),
 };
 
+/** The Context a guard (or a request-scoped guard class) gets outside a call: it cannot ask. */
+export function askFreeContext(req: JsonRpcRequest, scope: RequestScope, io: RequestIO): () => Context {
+  let context: Context | undefined;
+  return () => (context ??= makeContext(req, scope, io, noAsks, new StateBag()));
+}
+
 function anyGuarded(core: ServerCore, items: readonly Item[]): boolean {
   let guarded = guardedLists.get(items);
   if (guarded === undefined) {
@@ -52,8 +58,7 @@ export async function visibleItems<T extends Item>(
   io: RequestIO,
 ): Promise<{ items: readonly T[]; callerDependent: boolean }> {
   if (!anyGuarded(core, items)) return { items, callerDependent: false };
-  let context: Context | undefined;
-  const contextOf = () => (context ??= makeContext(req, scope, io, noAsks, new StateBag()));
+  const contextOf = askFreeContext(req, scope, io);
   const shown: T[] = [];
   for (const item of items) {
     const pipe = core.pipelines.of(item);

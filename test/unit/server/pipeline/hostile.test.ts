@@ -4,7 +4,9 @@
  * serving afterwards and never reveals a hidden item.
  */
 import { IsString } from 'class-validator';
+import { injectable } from 'tsyringe';
 import {
+  Context,
   ContextServerModule,
   McpApplication,
   Tool,
@@ -109,5 +111,43 @@ describe.each(['modern', 'legacy'] as const)('%s', (era) => {
       content: [{ text: 'a string, not an Error' }],
     });
     expect(await c.request('tools/call', { name: 'open' })).toMatchObject({ content: [{ text: 'open' }] });
+  });
+});
+
+describe.each(['modern', 'legacy'] as const)('%s: a request-scoped guard (Context in its constructor)', (era) => {
+  @injectable()
+  class ByContext implements CanActivate {
+    constructor(private readonly ctx: Context) {}
+    canActivate() {
+      return this.ctx.principal?.id === 'staff';
+    }
+  }
+  class Scoped {
+    @Tool({ description: 'scoped', input: Args })
+    @UseGuards(ByContext)
+    scoped(args: Args) {
+      return args.text;
+    }
+  }
+  const scopedApp = McpApplication.create({
+    name: 'scoped',
+    version: '1.0.0',
+    providers: [Scoped],
+    modules: [ContextServerModule.configure({ logger: recordingLogger() })],
+  });
+
+  test('decides lists, invalid-argument answers and calls alike', async () => {
+    const staff = await MemoryClient.connect(scopedApp, { era, principal: { id: 'staff' } });
+    const guest = await MemoryClient.connect(scopedApp, { era, principal: { id: 'guest' } });
+    expect((await staff.request('tools/list')).tools).toHaveLength(1);
+    expect((await guest.request('tools/list')).tools).toHaveLength(0);
+    const invalid = await staff.request('tools/call', { name: 'scoped', arguments: { text: 1 } });
+    expect(invalid).toMatchObject({ isError: true });
+    expect(await guest.raw('tools/call', { name: 'scoped', arguments: { text: 1 } })).toMatchObject({
+      error: { message: 'Unknown tool: scoped' },
+    });
+    expect(await staff.request('tools/call', { name: 'scoped', arguments: { text: 'hi' } })).toMatchObject({
+      content: [{ text: 'hi' }],
+    });
   });
 });
