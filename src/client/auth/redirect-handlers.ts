@@ -44,17 +44,20 @@ export function followRedirect(options: FollowRedirectOptions = {}): RedirectHan
   return {
     redirectUri: () => redirectUri,
     async authorize(authorizationUrl, signal) {
-      const jar = new Map<string, string>();
+      // Cookies per origin: the authorization server's session never goes to another host.
+      const jars = new Map<string, Map<string, string>>();
       let request = new Request(authorizationUrl, { redirect: 'manual', signal });
       for (let hop = 0; hop < maxHops; hop++) {
         const url = new URL(request.url);
+        const jar = jars.get(url.origin) ?? new Map<string, string>();
+        jars.set(url.origin, jar);
         const cookies = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
         if (cookies) request.headers.set('cookie', cookies);
         const res = await doFetch(request);
         for (const c of res.headers.getSetCookie?.() ?? []) {
           const [pair] = c.split(';');
           const eq = pair!.indexOf('=');
-          if (eq > 0) jar.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+          if (eq > 0 && jar.size < 50) jar.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
         }
         const location = res.headers.get('location');
         if (res.status >= 300 && res.status < 400 && location) {
@@ -64,7 +67,7 @@ export function followRedirect(options: FollowRedirectOptions = {}): RedirectHan
           request = new Request(next, { redirect: 'manual', signal });
           continue;
         }
-        const body = await res.text();
+        const body = (await res.text()).slice(0, 1_000_000);
         const next = options.interact ? await options.interact({ url, status: res.status, body }) : undefined;
         if (!next) break;
         request = new Request(next, { redirect: 'manual', signal });
@@ -121,8 +124,9 @@ export function loopbackRedirect(options: LoopbackRedirectOptions): RedirectHand
     async authorize(authorizationUrl, signal) {
       await listen();
       const arrived = new Promise<URL>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
         waiting = resolve;
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        signal.addEventListener('abort', () => ((waiting = undefined), reject(signal.reason)), { once: true });
       });
       await options.open(authorizationUrl.href);
       return arrived;
@@ -131,7 +135,10 @@ export function loopbackRedirect(options: LoopbackRedirectOptions): RedirectHand
       const s = server;
       server = undefined;
       uri = undefined;
-      if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
+      if (!s) return;
+      const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+      s.closeAllConnections();
+      await closed;
     },
   };
 }
