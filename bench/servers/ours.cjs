@@ -108,7 +108,8 @@ const app = McpApplication.create({
 // Required (bench/inproc.mjs) rather than run: hand the app over, listen on nothing.
 module.exports = { app, omc, DIST };
 if (require.main === module) {
-  serveHttp(app, { ...omc.httpOptionsFromEnv(env), port, host: '127.0.0.1', path: '/mcp' }).then(
+  // The idle-sessions measurement opens 2 100 unauthenticated sessions (the default cap is 1 000).
+  serveHttp(app, { ...omc.httpOptionsFromEnv(env), port, host: '127.0.0.1', path: '/mcp', maxAnonymousSessions: 5000 }).then(
     (h) => console.log(`ours listening ${h.port} tools=${ntools} set=${[...tools]}`),
     (e) => { console.error(e); process.exit(1); },
   );
