@@ -3,9 +3,7 @@
  * its own Node process because the provider is ESM only). Client-credentials clients get JWT (or,
  * with `opaque`, opaque) access tokens for our resource through resource indicators (RFC 8707).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { startOidcProcess } from './oidc-process';
 
 export interface OidcClient {
   client_id: string;
@@ -45,12 +43,7 @@ export async function startOidcProvider(options: OidcOptions): Promise<OidcProvi
       response_types: [],
     })),
   };
-  const child = spawn(process.execPath, [join(__dirname, 'oidc-server.mjs'), JSON.stringify(config)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const issuer = await firstLine(child, () => stderr);
+  const { issuer, stop } = await startOidcProcess('oidc-server.mjs', config);
   return {
     issuer,
     token: async (client, o = {}) => {
@@ -73,22 +66,6 @@ export async function startOidcProvider(options: OidcOptions): Promise<OidcProvi
       const res = await fetch(`${issuer}/test/sign`, { method: 'POST', body: JSON.stringify({ claims, header }) });
       return res.text();
     },
-    stop: () => stopChild(child),
+    stop,
   };
-}
-
-async function firstLine(child: ChildProcess, stderr: () => string): Promise<string> {
-  const lines = createInterface({ input: child.stdout! });
-  return new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`oidc-provider exited (${code}): ${stderr()}`)));
-    lines.once('line', (line) => resolve((JSON.parse(line) as { issuer: string }).issuer));
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }

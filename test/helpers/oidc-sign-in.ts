@@ -4,9 +4,7 @@
  * consent, client credentials; JWT access tokens for one resource). Its own process, because the
  * provider is ESM only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { startOidcProcess, type OidcProcess } from './oidc-process';
 
 export interface SignInProviderOptions {
   resource: string;
@@ -15,33 +13,8 @@ export interface SignInProviderOptions {
   clients?: Record<string, unknown>[];
 }
 
-export interface SignInProvider {
-  readonly issuer: string;
-  stop(): Promise<void>;
-}
+export type SignInProvider = OidcProcess;
 
-export async function startSignInProvider(options: SignInProviderOptions): Promise<SignInProvider> {
-  const child = spawn(process.execPath, [join(__dirname, 'oidc-sign-in-server.mjs'), JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const issuer = await firstLine(child, () => stderr);
-  return { issuer, stop: () => stop(child) };
-}
-
-function firstLine(child: ChildProcess, stderr: () => string): Promise<string> {
-  const lines = createInterface({ input: child.stdout! });
-  return new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`oidc-provider exited (${code}): ${stderr()}`)));
-    lines.once('line', (line) => resolve((JSON.parse(line) as { issuer: string }).issuer));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+export function startSignInProvider(options: SignInProviderOptions): Promise<SignInProvider> {
+  return startOidcProcess('oidc-sign-in-server.mjs', options);
 }
