@@ -94,15 +94,29 @@ export class Pipeline {
     return this.atCompletion(it, ctx, next);
   }
 
-  private async innermost(ctx: CallExecution, attempt: AttemptInfo, handler: () => unknown, inner: Inner) {
+  /** The handler, then whether the attempt completes; a synchronous handler's value costs no extra await. */
+  private innermost(ctx: CallExecution, attempt: AttemptInfo, handler: () => unknown, inner: Inner): Promise<unknown> {
+    let value: unknown;
     try {
-      const value = await inner(handler);
-      ctx.flow.completes = attempt.completes();
-      return value;
+      value = inner(handler);
     } catch (e) {
       ctx.flow.completes = isInputRequired(e) ? false : attempt.completes();
-      throw e;
+      return Promise.reject(e);
     }
+    if (!(value instanceof Promise)) {
+      ctx.flow.completes = attempt.completes();
+      return Promise.resolve(value);
+    }
+    return value.then(
+      (v: unknown) => {
+        ctx.flow.completes = attempt.completes();
+        return v;
+      },
+      (e: unknown) => {
+        ctx.flow.completes = isInputRequired(e) ? false : attempt.completes();
+        throw e;
+      },
+    );
   }
 
   /** A completion interceptor: the rest runs first; it is called only when the attempt completes the flow. */
