@@ -1,6 +1,7 @@
-import AjvDraft07 from 'ajv';
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type AjvDraft07 from 'ajv';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
+import type addFormats from 'ajv-formats';
 import { FrameworkError } from '../errors/framework-error';
 import type { JsonSchemaObject } from './json-schema-types';
 import { capped } from './validation-messages';
@@ -8,13 +9,12 @@ import { capped } from './validation-messages';
 export type JsonSchemaValidation = { ok: true } | { ok: false; errors: string[] };
 
 /**
- * One Ajv for the process: compiling is the expensive part, so validators are cached by schema identity.
- * `loadSchema` stays unset so a remote `$ref` is never fetched; `addUsedSchema: false` so two schemas
- * that happen to share an `$id` do not collide in the shared instance.
+ * One Ajv per dialect for the process: compiling is the expensive part, so validators are cached by
+ * schema identity. `loadSchema` stays unset so a remote `$ref` is never fetched; `addUsedSchema: false`
+ * so two schemas that happen to share an `$id` do not collide in the shared instance.
  */
 const AJV_OPTIONS = { strict: false, allErrors: true, addUsedSchema: false } as const;
-const ajv2020 = new Ajv2020(AJV_OPTIONS);
-addFormats(ajv2020);
+let ajv2020: Ajv2020 | undefined;
 let ajv07: AjvDraft07 | undefined;
 
 /**
@@ -40,14 +40,28 @@ export function schemaDialect(schema: JsonSchemaObject): '2020-12' | 'draft-07' 
   return dialect;
 }
 
+/*
+ * Ajv (~90 modules, and its constructor compiles the meta-schemas) is required on the first compile,
+ * not at start-up: a server whose tools take no input, or whose first call has not come yet, never
+ * loads it. Plain requires: the ESM entry re-exports this CommonJS build, so `require` is always there.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
 function ajvFor(schema: JsonSchemaObject): Ajv2020 | AjvDraft07 {
-  if (schemaDialect(schema) === '2020-12') return ajv2020;
+  const formats = (): typeof addFormats => (require('ajv-formats') as { default: typeof addFormats }).default;
+  if (schemaDialect(schema) === '2020-12') {
+    if (!ajv2020) {
+      ajv2020 = new (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default(AJV_OPTIONS);
+      formats()(ajv2020);
+    }
+    return ajv2020;
+  }
   if (!ajv07) {
-    ajv07 = new AjvDraft07(AJV_OPTIONS);
-    addFormats(ajv07);
+    ajv07 = new (require('ajv') as { default: typeof AjvDraft07 }).default(AJV_OPTIONS);
+    formats()(ajv07);
   }
   return ajv07;
 }
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const compiled = new WeakMap<object, (input: unknown) => JsonSchemaValidation>();
 
