@@ -8,10 +8,22 @@ export type Otel = typeof OtelApi;
 
 let loaded: Otel | null | undefined;
 
-/** The API, or undefined when the package is not installed. Memoized: one lookup per process. */
+/**
+ * The API, or undefined when the package is not installed or nothing has registered with it yet.
+ * Memoized once loaded: one lookup per process. Until an SDK (or anything else) registers a global,
+ * every API call would answer with its no-ops, so the package (~45 modules) is not loaded for that.
+ */
 export function otelApi(): Otel | undefined {
-  if (loaded === undefined) loaded = tryLoad();
+  if (loaded === undefined) {
+    if (!otelGlobalRegistered()) return undefined;
+    loaded = tryLoad();
+  }
   return loaded ?? undefined;
+}
+
+/** The API keeps its registered providers on `globalThis[Symbol.for('opentelemetry.js.api.<major>')]`. */
+function otelGlobalRegistered(): boolean {
+  return Object.getOwnPropertySymbols(globalThis).some((s) => s.description?.startsWith('opentelemetry.js.api.'));
 }
 
 function tryLoad(): Otel | null {
