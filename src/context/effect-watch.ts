@@ -18,7 +18,7 @@ function observe(name: string): void {
 }
 
 /** Runs an attempt, collecting the unfenced effect calls it makes into `effects`. */
-export function watchEffects<T>(effects: string[], attempt: () => Promise<T>): Promise<T> {
+export function watchEffects<T>(effects: string[], attempt: () => T | Promise<T>): T | Promise<T> {
   effectCalls.observer ??= observe;
   return watching.run({ effects, fenced: false }, attempt);
 }

@@ -43,7 +43,75 @@ export function dict<V>(): Record<string, V> {
 }
 
 export function emptyFlow(id: string): FlowState {
-  return { id, answers: dict(), asked: dict(), state: dict(), onces: dict(), reasks: dict(), round: 1 };
+  return new LazyFlow(id);
+}
+
+/**
+ * A flow whose maps are made on first use: most calls never ask, fence or seal, and five empty
+ * maps per call were most of what the 2026 scaffold allocated. Not for `structuredClone` (the maps
+ * live behind accessors): copy it with `plainFlow`.
+ */
+class LazyFlow implements FlowState {
+  round = 1;
+  handlerState?: string;
+  firstSpan?: string;
+  private answersMap?: Record<string, JournaledAnswer>;
+  private askedMap?: Record<string, string>;
+  private stateMap?: Record<string, string>;
+  private oncesMap?: Record<string, OnceRecord>;
+  private reasksMap?: Record<string, number>;
+
+  constructor(public id: string) {}
+
+  get answers(): Record<string, JournaledAnswer> {
+    return (this.answersMap ??= dict());
+  }
+  set answers(v: Record<string, JournaledAnswer>) {
+    this.answersMap = v;
+  }
+  get asked(): Record<string, string> {
+    return (this.askedMap ??= dict());
+  }
+  set asked(v: Record<string, string>) {
+    this.askedMap = v;
+  }
+  get state(): Record<string, string> {
+    return (this.stateMap ??= dict());
+  }
+  set state(v: Record<string, string>) {
+    this.stateMap = v;
+  }
+  get onces(): Record<string, OnceRecord> {
+    return (this.oncesMap ??= dict());
+  }
+  set onces(v: Record<string, OnceRecord>) {
+    this.oncesMap = v;
+  }
+  get reasks(): Record<string, number> {
+    return (this.reasksMap ??= dict());
+  }
+  set reasks(v: Record<string, number>) {
+    this.reasksMap = v;
+  }
+
+  /** `ctx.state` as sealed, without making an empty map for a flow that has none. */
+  stateIfAny(): Record<string, string> | undefined {
+    return this.stateMap;
+  }
+}
+
+/** The flow's `ctx.state` values, or undefined when it has none (nothing is made for it). */
+export function initialState(flow: FlowState): Record<string, string> | undefined {
+  return flow instanceof LazyFlow ? flow.stateIfAny() : flow.state;
+}
+
+/** The flow as a plain object (what `structuredClone` can copy). */
+export function plainFlow(flow: FlowState): FlowState {
+  const { id, answers, asked, state, handlerState, onces, reasks, round, firstSpan } = flow;
+  const plain: FlowState = { id, answers, asked, state, onces, reasks, round };
+  if (handlerState !== undefined) plain.handlerState = handlerState;
+  if (firstSpan !== undefined) plain.firstSpan = firstSpan;
+  return plain;
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

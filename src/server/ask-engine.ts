@@ -7,6 +7,7 @@
 import { ReplayAskPort } from '../context/replay-port';
 import { InputRequired } from '../context/input-required-result';
 import { StateBag } from '../context/state-bag';
+import { initialState } from '../context/flow-state';
 import { watchEffects } from '../context/effect-watch';
 import type { AskPort } from '../context/ask-port';
 import { ProtocolError } from '../errors/protocol-error';
@@ -57,31 +58,60 @@ export interface AskRun<T> {
    * One attempt; `io` is the request's, or a silent one for the linter's dry replay. `attempt` is
    * given for a real attempt only (guards and interceptors run there, never in the dry replay).
    */
-  run: (asks: AskPort, state: StateBag, io: RequestIO, attempt?: AttemptInfo) => Promise<T>;
+  run: (asks: AskPort, state: StateBag, io: RequestIO, attempt?: AttemptInfo) => T | Promise<T>;
 }
 
-export async function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Promise<Outcome<T>> {
-  if (r.scope.era === 'legacy') return { kind: 'complete', value: await runLegacy(deps, r) };
+/**
+ * The outcome of one request's round. A first round whose handler returns synchronously and asks
+ * nothing settles synchronously: no promise, no async frame (the common call).
+ */
+export function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Outcome<T> | Promise<Outcome<T>> {
+  if (r.scope.era === 'legacy') return runLegacy(deps, r).then(completed);
   // A first round opens without I/O: no promise to wait for.
   const opening = openRound(deps, r);
-  const round = opening instanceof Promise ? await opening : opening;
+  return opening instanceof Promise ? opening.then((round) => runOpened(deps, r, round)) : runOpened(deps, r, opening);
+}
+
+function completed<T>(value: T): Outcome<T> {
+  return { kind: 'complete', value };
+}
+
+function runOpened<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound): Outcome<T> | Promise<Outcome<T>> {
   const hold = new FlowHold(deps, round.flow, () => r.io.signal);
-  const telemetry = telemetryOf(r.scope);
-  if (telemetry && round.continues) telemetry.continueFlow(hold.flowId, round.flow.firstSpan);
-  if (round.continues) {
-    // Claim before running anything: a flow that completed answers with its first result.
-    const done = await hold.claim();
-    if (done) return { kind: 'complete', value: done.result as T };
-  }
+  if (round.continues) return runContinued(deps, r, round, hold);
+  const outcome = runRound(deps, r, round, hold);
+  // A one-round call that settled synchronously holds nothing (only a claim holds, and it awaits).
+  return outcome instanceof Promise ? released(outcome, hold) : outcome;
+}
+
+async function runContinued<T>(
+  deps: EngineDeps,
+  r: AskRun<T>,
+  round: OpenedRound,
+  hold: FlowHold,
+): Promise<Outcome<T>> {
+  telemetryOf(r.scope)?.continueFlow(hold.flowId, round.flow.firstSpan);
+  // Claim before running anything: a flow that completed answers with its first result.
+  const done = await hold.claim();
+  if (done) return { kind: 'complete', value: done.result as T };
+  return released(runRound(deps, r, round, hold), hold);
+}
+
+async function released<T>(outcome: Outcome<T> | Promise<Outcome<T>>, hold: FlowHold): Promise<Outcome<T>> {
   try {
-    return await runRound(deps, r, round, hold);
+    return await outcome;
   } finally {
     if (hold.held) await hold.release(); // a one-round call holds nothing: no promise to wait for
   }
 }
 
 /** One attempt of a 2026 round, with the flow held. */
-async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, hold: FlowHold): Promise<Outcome<T>> {
+function runRound<T>(
+  deps: EngineDeps,
+  r: AskRun<T>,
+  round: OpenedRound,
+  hold: FlowHold,
+): Outcome<T> | Promise<Outcome<T>> {
   const { flow, incoming, lowLevel } = round;
   const telemetry = telemetryOf(r.scope);
   const lint = deps.replayLint === 'off' ? undefined : new DryReplay(flow, incoming, lowLevel, hold.ledger());
@@ -94,49 +124,74 @@ async function runRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, h
     lowLevel,
     telemetry && ((kind, key, outcome) => telemetry.ask(kind, key, outcome)),
   );
-  const state = new StateBag(flow.state);
+  const state = new StateBag(initialState(flow));
   const info = new PortAttempt(flow.round, port);
-  let attempt: Settled<T>;
+  let value: T | Promise<T>;
   try {
-    const value = lint
-      ? watchEffects(lint.effects, () => r.run(port, state, r.io, info))
-      : r.run(port, state, r.io, info);
-    attempt = { ok: true, value: await value };
+    value = lint ? watchEffects(lint.effects, () => r.run(port, state, r.io, info)) : r.run(port, state, r.io, info);
   } catch (error) {
-    attempt = { ok: false, error };
+    return new RoundAttempt(deps, r, round, hold, port, state, lint).settle({ ok: false, error });
   }
+  if (value instanceof Promise) {
+    const attempt = new RoundAttempt(deps, r, round, hold, port, state, lint);
+    return value.then(attempt.fulfilled, attempt.rejected);
+  }
+  // Settled here: the handler returned without awaiting and asked nothing; no flow is held.
+  if (port.pending.length === 0 && !hold.held && !round.continues) return { kind: 'complete', value };
+  return new RoundAttempt(deps, r, round, hold, port, state, lint).settle({ ok: true, value });
+}
 
-  if (!attempt.ok && attempt.error instanceof ProtocolError) throw attempt.error;
-  if (!attempt.ok && attempt.error instanceof InputRequired) {
-    const requests = lowLevelRequests(attempt.error, r.scope.clientCapabilities);
+/** What follows one attempt (a class: the two callbacks of a promise without closures per round). */
+class RoundAttempt<T> {
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly r: AskRun<T>,
+    private readonly round: OpenedRound,
+    private readonly hold: FlowHold,
+    private readonly port: ReplayAskPort,
+    private readonly state: StateBag,
+    private readonly lint: DryReplay | undefined,
+  ) {}
+
+  readonly fulfilled = (value: T): Promise<Outcome<T>> => this.settle({ ok: true, value });
+  readonly rejected = (error: unknown): Promise<Outcome<T>> => this.settle({ ok: false, error });
+
+  async settle(attempt: Settled<T>): Promise<Outcome<T>> {
+    const { deps, r, round, hold, port, state, lint } = this;
+    const { flow } = round;
+    const telemetry = telemetryOf(r.scope);
+    if (!attempt.ok && attempt.error instanceof ProtocolError) throw attempt.error;
+    if (!attempt.ok && attempt.error instanceof InputRequired) {
+      const requests = lowLevelRequests(attempt.error, r.scope.clientCapabilities);
+      await hold.claim();
+      if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
+      const result = sealLowLevel(deps.sealer, round, requests, attempt.error.requestState, state);
+      telemetry?.sealed((result.requestState as string).length);
+      return { kind: 'input_required', result };
+    }
+    if (port.pending.length === 0) {
+      if (!attempt.ok) throw attempt.error;
+      if (hold.held) await hold.complete(attempt.value);
+      if (round.continues) telemetry?.flowCompleted(flow.round);
+      return { kind: 'complete', value: attempt.value };
+    }
+    if (lint) {
+      const replay = await lint.replay(r, deps.maxReasks);
+      reportReplayProblems(
+        deps.replayLint,
+        deps.logger,
+        `${r.method} ${r.target}`,
+        replayProblems(port.trace, replay, lint.effects),
+      );
+    }
+    // A new flow is registered once it needs a next round (so a full store refuses it now).
     await hold.claim();
-    if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
-    const result = sealLowLevel(deps.sealer, round, requests, attempt.error.requestState, state);
+    port.markPausesAnswered();
+    if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
+    const result = sealPending(deps.sealer, round, port.pending, state);
     telemetry?.sealed((result.requestState as string).length);
     return { kind: 'input_required', result };
   }
-  if (port.pending.length === 0) {
-    if (!attempt.ok) throw attempt.error;
-    if (hold.held) await hold.complete(attempt.value);
-    if (round.continues) telemetry?.flowCompleted(flow.round);
-    return { kind: 'complete', value: attempt.value };
-  }
-  if (lint) {
-    const replay = await lint.replay(r, deps.maxReasks);
-    reportReplayProblems(
-      deps.replayLint,
-      deps.logger,
-      `${r.method} ${r.target}`,
-      replayProblems(port.trace, replay, lint.effects),
-    );
-  }
-  // A new flow is registered once it needs a next round (so a full store refuses it now).
-  await hold.claim();
-  port.markPausesAnswered();
-  if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
-  const result = sealPending(deps.sealer, round, port.pending, state);
-  telemetry?.sealed((result.requestState as string).length);
-  return { kind: 'input_required', result };
 }
 
 /** A round that needs another: round 1 starts the flow's trace; every ask sent is an event. */

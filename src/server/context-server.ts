@@ -46,7 +46,8 @@ import { cancelTask, getTask, updateTask } from './methods/tasks';
 import { TaskService, type TaskOutcome } from './tasks/task-service';
 
 type Produced = JsonObject | Outcome<JsonObject> | TaskOutcome;
-type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Promise<Produced>;
+/** A handler answers with a promise, or at once when it could (a synchronous tool). */
+type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Produced | Promise<Produced>;
 
 const CACHEABLE = new Set([
   'server/discover',
@@ -113,8 +114,8 @@ export class ContextServer implements ServerEndpoint {
     ]);
   }
 
-  /** Not async: a listen opens synchronously, and the hot path hands back handleModern's own promise. */
-  dispatchModern(req: JsonRpcRequest, io: RequestIO): ListenStream | Promise<Reply> {
+  /** Not async: a listen opens synchronously, and the hot path hands back handleModern's own answer. */
+  dispatchModern(req: JsonRpcRequest, io: RequestIO): ListenStream | Reply | Promise<Reply> {
     if (req.method !== 'subscriptions/listen') {
       if (!this.telemetry.on) return this.handleModern(req, io);
       const origin = { era: 'modern' as const, protocolVersion: modernVersionOf(req), transport: io.transport };
@@ -200,8 +201,11 @@ export class ContextServer implements ServerEndpoint {
     }
   }
 
-  /** A 2026-07-28 request: envelope validated, result carries resultType, serverInfo and cache hints. */
-  async handleModern(req: JsonRpcRequest, io: RequestIO, telemetry?: RequestTelemetry): Promise<Reply> {
+  /**
+   * A 2026-07-28 request: envelope validated, result carries resultType, serverInfo and cache hints.
+   * Not async: a handler that answers synchronously gets its reply back the same way.
+   */
+  handleModern(req: JsonRpcRequest, io: RequestIO, telemetry?: RequestTelemetry): Reply | Promise<Reply> {
     try {
       const envelope = checkEnvelope(req.params);
       if (envelope.kind === 'missing') return missingEnvelope(req, envelope.message);
@@ -212,11 +216,18 @@ export class ContextServer implements ServerEndpoint {
           ? async () => discover(this.core)
           : (this.shared.get(req.method) ?? this.modernOnly.get(req.method));
       if (!handler) throw ProtocolError.methodNotFound(req.method);
-      const produced = await handler(req, scope, io);
-      return { kind: 'reply', message: success(req.id, this.modernResult(req, produced)) };
+      const produced = handler(req, scope, io);
+      if (produced instanceof Promise) {
+        return produced.then((p) => this.modernReply(req, p)).catch((e: unknown) => this.errorReply(req, e));
+      }
+      return this.modernReply(req, produced);
     } catch (e) {
       return this.errorReply(req, e);
     }
+  }
+
+  private modernReply(req: JsonRpcRequest, produced: Produced): Reply {
+    return { kind: 'reply', message: success(req.id, this.modernResult(req, produced)) };
   }
 
   /** A legacy request on a session (stdio, HTTP session, or a throwaway one for stateless HTTP). */
@@ -346,7 +357,7 @@ export class ContextServer implements ServerEndpoint {
 }
 
 /** Runs a request with its span active and ends the span with the reply. */
-async function observed(t: RequestTelemetry, handle: () => Promise<Reply>): Promise<Reply> {
+async function observed(t: RequestTelemetry, handle: () => Reply | Promise<Reply>): Promise<Reply> {
   const reply = await t.run(handle);
   try {
     t.end(replyFacts(reply.message));

@@ -4,7 +4,7 @@
  * runs a body, no notifications and no channel for asks. Only its trace is kept.
  */
 import type { AskPort } from '../context/ask-port';
-import type { FlowState, IncomingAnswers } from '../context/flow-state';
+import { plainFlow, type FlowState, type IncomingAnswers } from '../context/flow-state';
 import type { LowLevelInput } from '../context/input-required-result';
 import { ReplayAskPort, type OnceLedger, type ReplayStep } from '../context/replay-port';
 import { StateBag } from '../context/state-bag';
@@ -14,7 +14,7 @@ import type { RequestScope } from './request-scope';
 interface Replayable<T> {
   scope: RequestScope;
   io: RequestIO;
-  run: (asks: AskPort, state: StateBag, io: RequestIO) => Promise<T>;
+  run: (asks: AskPort, state: StateBag, io: RequestIO) => T | Promise<T>;
 }
 
 export class DryReplay {
@@ -26,7 +26,7 @@ export class DryReplay {
   private readonly snapshot: { flow: FlowState; incoming: IncomingAnswers; lowLevel?: LowLevelInput };
 
   constructor(flow: FlowState, incoming: IncomingAnswers, lowLevel: LowLevelInput | undefined, real: OnceLedger) {
-    this.snapshot = structuredClone({ flow, incoming, lowLevel });
+    this.snapshot = structuredClone({ flow: plainFlow(flow), incoming, lowLevel });
     this.ledger = {
       lookup: async (key) => {
         const recorded = await real.lookup(key);

@@ -71,7 +71,7 @@ export interface ServerEndpoint {
    * A 2026-07-28 request. `subscriptions/listen` is answered at once with its stream (so nothing
    * falls between the request and the ack); every other method, and a refused listen, with a reply.
    */
-  dispatchModern(req: JsonRpcRequest, io: RequestIO): ListenStream | Promise<Reply>;
+  dispatchModern(req: JsonRpcRequest, io: RequestIO): ListenStream | Reply | Promise<Reply>;
   /** A legacy request on its session (stdio, an HTTP session, or a throwaway one for stateless HTTP). */
   dispatchLegacy(req: JsonRpcRequest, session: LegacySession, io: RequestIO): Promise<Reply>;
   /** A client notification on a legacy session (cancellation is the transport's business). */

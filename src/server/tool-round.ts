@@ -41,7 +41,7 @@ export function runToolRound(
   args: unknown,
   scope: RequestScope,
   io: RequestIO,
-): Promise<Outcome<CallToolResult>> {
+): Outcome<CallToolResult> | Promise<Outcome<CallToolResult>> {
   const def = g.def;
   return runWithAsks(core.engine, {
     method: 'tools/call',
@@ -49,24 +49,49 @@ export function runToolRound(
     params: req.params ?? {},
     scope,
     io,
-    run: async (asks, state, runIo, attempt) => {
+    run: (asks, state, runIo, attempt) => {
       const ctx = makeContext(req, scope, runIo, asks, state, core.forms.gate(def));
+      let value: unknown;
       try {
-        const result = toolResult(def, endIfInputRequired(await invokeGuarded(core, g, args, ctx, attempt)));
-        const problem = outputProblem(def, result);
-        if (problem === undefined) return result;
-        core.logger.error(`tool ${def.owner} returned output that does not match its outputSchema`, {
-          reason: problem,
-        });
-        return toolError(`The tool's output does not match its outputSchema: ${problem}`);
+        value = invokeGuarded(core, g, args, ctx, attempt);
       } catch (e) {
-        if (e instanceof InputRequiredSignal || e instanceof InputRequired) throw e;
-        if (e === GuardRefusal.instance) throw ProtocolError.invalidParams(`Unknown tool: ${def.name}`);
-        if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
-        // Unknown throws are the tool's failure, readable by the model; the stack only in the server log.
-        core.logger.error(`tool ${def.owner} failed`, thrownDetail(e));
-        return toolError(e instanceof FrameworkError ? e.detail : e instanceof Error ? e.message : String(e));
+        return toolFailure(core, g, scope, e);
       }
+      // A synchronous handler's value is shaped here and now: no async frame for it.
+      if (value instanceof Promise) {
+        return value.then(
+          (v: unknown) => shapedResult(core, g, scope, v),
+          (e: unknown) => toolFailure(core, g, scope, e),
+        );
+      }
+      return shapedResult(core, g, scope, value);
     },
   });
+}
+
+/** The handler's value as the tool's result, checked against its outputSchema. */
+function shapedResult(core: ServerCore, g: GuardedTool, scope: RequestScope, value: unknown): CallToolResult {
+  const def = g.def;
+  try {
+    const result = toolResult(def, endIfInputRequired(value));
+    const problem = outputProblem(def, result);
+    if (problem === undefined) return result;
+    core.logger.error(`tool ${def.owner} returned output that does not match its outputSchema`, {
+      reason: problem,
+    });
+    return toolError(`The tool's output does not match its outputSchema: ${problem}`);
+  } catch (e) {
+    return toolFailure(core, g, scope, e);
+  }
+}
+
+/** A throw of the handler (or its pipeline): signals and protocol errors go on, the rest is the tool's failure. */
+function toolFailure(core: ServerCore, g: GuardedTool, scope: RequestScope, e: unknown): CallToolResult {
+  const def = g.def;
+  if (e instanceof InputRequiredSignal || e instanceof InputRequired) throw e;
+  if (e === GuardRefusal.instance) throw ProtocolError.invalidParams(`Unknown tool: ${def.name}`);
+  if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
+  // Unknown throws are the tool's failure, readable by the model; the stack only in the server log.
+  core.logger.error(`tool ${def.owner} failed`, thrownDetail(e));
+  return toolError(e instanceof FrameworkError ? e.detail : e instanceof Error ? e.message : String(e));
 }

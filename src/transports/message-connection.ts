@@ -171,7 +171,7 @@ export class MessageConnection {
       };
       const answer =
         era === 'modern' ? this.server.dispatchModern(req, io) : this.server.dispatchLegacy(req, this.session, io);
-      if (!(answer instanceof Promise)) return this.listen(req.id, answer);
+      if (!(answer instanceof Promise) && answer.kind === 'stream') return this.listen(req.id, answer);
       const reply = await answer;
       if (this.era === undefined && 'result' in reply.message) this.era = era;
       if (era === 'legacy' && req.method === 'initialize' && 'result' in reply.message) this.era = 'legacy';

@@ -16,7 +16,9 @@ import type { RequestIO } from '../request-io';
 import { resourceUri } from '../resource-uri';
 import type { RequestScope } from '../request-scope';
 import { promptResult, resourceResult, toolError } from '../results';
-import { endIfInputRequired, guardedTool, runToolRound } from '../tool-round';
+import { endIfInputRequired, guardedTool, runToolRound, type GuardedTool } from '../tool-round';
+import type { CallToolResult } from '../../protocol/types';
+import type { ToolDefinition } from '../../registry/definitions';
 import type { TaskOutcome, TaskService } from '../tasks/task-service';
 import { declaresExtension, TASKS_EXTENSION } from '../../protocol/extensions';
 import type { ServerCore } from '../server-core';
@@ -97,42 +99,63 @@ function resourceNotFound(
     : new ProtocolError(ErrorCode.ResourceNotFound, message, withUri);
 }
 
-export async function callTool(
+/** Not async: a synchronous tool's outcome comes back as it is (no promise on the common path). */
+export function callTool(
   core: ServerCore,
   req: JsonRpcRequest,
   scope: RequestScope,
   io: RequestIO,
   tasks: TaskService,
-): Promise<Outcome<JsonObject> | TaskOutcome> {
+): Outcome<JsonObject> | Promise<Outcome<JsonObject> | TaskOutcome> {
   const params = req.params ?? {};
   const toolName = name(params, 'tools/call');
   const def = core.registry.tool(toolName);
-  const unknown = () => ProtocolError.invalidParams(`Unknown tool: ${toolName}`);
-  if (!def) throw unknown();
+  if (!def) throw unknownTool(toolName);
   const g = guardedTool(core, def);
   const args = argumentsOf(params, 'tools/call');
   const checked = def.validate(args);
-  if (!checked.ok) {
-    if (!(await knownTo(g, req, scope, io))) throw unknown();
-    return {
-      kind: 'complete',
-      value: toolError(`Invalid arguments for tool ${toolName}: ${checked.errors.join('; ')}`),
-    };
-  }
+  if (!checked.ok) return invalidArguments(g, req, scope, io, checked.errors);
   if (def.task !== undefined && scope.era === 'modern') {
     const withTasks = declaresExtension(scope.clientCapabilities, TASKS_EXTENSION);
     if (withTasks) return tasks.call(g, req, checked.value, scope, io);
-    if (def.task === 'required') {
-      // A tool the guards hide stays unknown, whatever it would need.
-      if (!(await knownTo(g, req, scope, io))) throw unknown();
-      throw ProtocolError.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } }, `${TASKS_EXTENSION} extension`);
-    }
+    if (def.task === 'required') return tasksRequired(g, req, scope, io);
   }
-  const outcome = await runToolRound(core, g, req, checked.value, scope, io);
+  const outcome = runToolRound(core, g, req, checked.value, scope, io);
+  if (outcome instanceof Promise) return outcome.then((o) => forRevision(o, scope, def.outputSchema));
+  return forRevision(outcome, scope, def.outputSchema);
+}
+
+function unknownTool(toolName: string): ProtocolError {
+  return ProtocolError.invalidParams(`Unknown tool: ${toolName}`);
+}
+
+async function invalidArguments(
+  g: GuardedTool,
+  req: JsonRpcRequest,
+  scope: RequestScope,
+  io: RequestIO,
+  errors: readonly string[],
+): Promise<Outcome<JsonObject>> {
+  if (!(await knownTo(g, req, scope, io))) throw unknownTool(g.target);
+  return { kind: 'complete', value: toolError(`Invalid arguments for tool ${g.target}: ${errors.join('; ')}`) };
+}
+
+/** A tool that needs the tasks extension, called without it (a tool the guards hide stays unknown). */
+async function tasksRequired(g: GuardedTool, req: JsonRpcRequest, scope: RequestScope, io: RequestIO): Promise<never> {
+  if (!(await knownTo(g, req, scope, io))) throw unknownTool(g.target);
+  throw ProtocolError.missingCapability({ extensions: { [TASKS_EXTENSION]: {} } }, `${TASKS_EXTENSION} extension`);
+}
+
+/** A complete result on a legacy revision takes that revision's shape. */
+function forRevision(
+  outcome: Outcome<CallToolResult>,
+  scope: RequestScope,
+  outputSchema: ToolDefinition['outputSchema'],
+): Outcome<JsonObject> {
   if (outcome.kind === 'complete' && scope.era === 'legacy') {
     return {
       kind: 'complete',
-      value: legacyToolResult(outcome.value, scope.protocolVersion as LegacyVersion, wrapsOutput(def.outputSchema)),
+      value: legacyToolResult(outcome.value, scope.protocolVersion as LegacyVersion, wrapsOutput(outputSchema)),
     };
   }
   return outcome as Outcome<JsonObject>;

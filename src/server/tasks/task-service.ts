@@ -111,7 +111,7 @@ export class TaskService {
     };
     this.track(record.taskId, controller);
     const taskScope = { ...scope, progressToken: scope.progressToken ?? TASK_PROGRESS_TOKEN };
-    const round = settle(runToolRound(this.core, g, req, args, taskScope, taskIo));
+    const round = settle(() => runToolRound(this.core, g, req, args, taskScope, taskIo));
     let timer: NodeJS.Timeout | undefined;
     const first = await Promise.race([
       round,
@@ -252,7 +252,7 @@ export class TaskService {
       principal: r.call.principal,
       notify: (m) => this.noteProgress(r.taskId, m),
     };
-    const round = settle(runToolRound(this.core, guardedTool(this.core, def), req, checked.value, scope, io));
+    const round = settle(() => runToolRound(this.core, guardedTool(this.core, def), req, checked.value, scope, io));
     void round.then((s) => this.settle(r.taskId, r.round, s));
   }
 
@@ -340,9 +340,10 @@ function isTaskProgress(m: JsonRpcNotification): boolean {
   return m.method === 'notifications/progress' && m.params?.progressToken === TASK_PROGRESS_TOKEN;
 }
 
-async function settle(p: Promise<Outcome<object>>): Promise<Settled> {
+/** A round's outcome or its throw (a round may settle synchronously, or throw before it awaits). */
+async function settle(round: () => Outcome<object> | Promise<Outcome<object>>): Promise<Settled> {
   try {
-    return { ok: true, value: (await p) as Outcome<JsonObject> };
+    return { ok: true, value: (await round()) as Outcome<JsonObject> };
   } catch (error) {
     return { ok: false, error };
   }

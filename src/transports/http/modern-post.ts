@@ -17,40 +17,48 @@ import type { RequestIO } from '../../server/request-io';
 import type { Principal } from '../../context/principal';
 import type { Abortable } from './inflight';
 
-export async function modernRequest(
+/** Not async: a reply the server gave synchronously is sent at once (no promise, no in-flight entry). */
+export function modernRequest(
   ctx: EndpointContext,
   req: JsonRpcRequest,
   headers: HeaderBag,
   res: ResponseSink,
   ex: Exchange,
-): Promise<void> {
+): Promise<void> | undefined {
   try {
     checkModernHeaders(req, headers, (tool) => ctx.server.toolHeaderParams(tool));
   } catch (e) {
     const err = e as ProtocolError;
-    return sendJson(
-      res,
-      httpStatusOfError(err.code, 'modern'),
-      failure(req.id, err.code, err.message, err.data),
-      ex.responseHeaders,
-    );
+    const status = httpStatusOfError(err.code, 'modern');
+    sendJson(res, status, failure(req.id, err.code, err.message, err.data), ex.responseHeaders);
+    return undefined;
   }
 
   const reply = new ReplyStream(res, { headers: ex.responseHeaders });
   const io = new ModernIO(reply, ex.principal);
   res.onGone(() => io.abort(new Error('The client closed the response stream')));
   const dispatched = ctx.server.dispatchModern(req, io);
-  if (!(dispatched instanceof Promise)) return listen(ctx, dispatched, res, ex);
+  if (dispatched instanceof Promise) return awaitReply(ctx, dispatched, reply, io);
+  if (dispatched.kind !== 'stream') return answer(ctx, dispatched, reply, io);
+  listen(ctx, dispatched, res, ex);
+  return undefined;
+}
+
+async function awaitReply(ctx: EndpointContext, dispatched: Promise<Reply>, reply: ReplyStream, io: ModernIO) {
   ctx.inflight.enter(io);
-  let answer: Reply;
+  let settled: Reply;
   try {
-    answer = await dispatched;
+    settled = await dispatched;
   } finally {
     ctx.inflight.leave(io);
   }
-  if (io.aborted) return; // cancelled: not one more byte for it
-  const challenge = replyHeaders(answer, ctx.server.settings.resourceServer);
-  return reply.finish(answer.message, replyStatus(answer, 'modern'), challenge);
+  return answer(ctx, settled, reply, io);
+}
+
+function answer(ctx: EndpointContext, settled: Reply, reply: ReplyStream, io: ModernIO): Promise<void> | undefined {
+  if (io.aborted) return undefined; // cancelled: not one more byte for it
+  const challenge = replyHeaders(settled, ctx.server.settings.resourceServer);
+  return reply.finish(settled.message, replyStatus(settled, 'modern'), challenge);
 }
 
 /**
