@@ -4,7 +4,7 @@
 // generator in the way, so an A/B on a busy 2-core machine is readable. Node's HTTP objects are not
 // part of it: the socket-level figures come from bench.mjs / quick.mjs.
 //
-//   node bench/inproc.mjs [--proc ours-fixed] [--kind call|mrtr] [--n 40000] [--rounds 5] [--base bench/out/base/cjs]
+//   node bench/inproc.mjs [--proc ours-fixed] [--kind call|mrtr|session] [--n 40000] [--rounds 5] [--base bench/out/base/cjs]
 //
 // Each round runs in a fresh child process pinned to CPU 0; with --base, rounds alternate between
 // the current dist/cjs ("new") and the saved copy ("base"), and the per-round ratios are printed.
@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { PROCESSES, FIXED, ECHO } from './lib/targets.mjs';
-import { modernBody, modernHeaders } from './lib/wire.mjs';
+import { legacyBody, legacyHeaders, modernBody, modernHeaders, LEGACY } from './lib/wire.mjs';
 import { median } from './lib/stats.mjs';
 import { pinned } from './lib/procs.mjs';
 
@@ -88,7 +88,24 @@ async function measure(wrap) {
     };
     endpoint.handle({ method: 'POST', headers, body: { kind: 'raw', read: async () => ({ ok: true, text }) } }, sink);
   });
-  const one = a.kind === 'mrtr'
+  // session: 2025-11-25 calls on one initialized session (ids must differ while in flight).
+  let sessionHeaders, nextId = 1;
+  if (a.kind === 'session') {
+    const init = await new Promise((done) => endpoint.handle({ method: 'POST', headers: { ...legacyHeaders(), host: '127.0.0.1:4211' }, body: { kind: 'raw', read: async () => ({ ok: true, text: legacyBody('initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } }, 0) }) } }, {
+      gone: false, onGone() {}, send(st, h) { done(h); }, openStream() { throw new Error('unexpected stream'); },
+    }));
+    const sid = Array.isArray(init) ? init[init.findIndex((x, i) => i % 2 === 0 && /^mcp-session-id$/i.test(x)) + 1] : Object.entries(init).find(([k]) => /^mcp-session-id$/i.test(k))?.[1];
+    if (!sid) throw new Error(`initialize gave no session: ${JSON.stringify(init)}`);
+    sessionHeaders = { ...legacyHeaders(sid), host: '127.0.0.1:4211' };
+    const note = await request(sessionHeaders, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })).catch(() => ({ status: 202 }));
+    if (note.status !== 202 && note.status !== 200) throw new Error(`initialized: ${note.status}`);
+  }
+  const one = a.kind === 'session'
+    ? async () => {
+      const r = await request(sessionHeaders, legacyBody('tools/call', call, nextId++));
+      if (r.status !== 200) throw new Error(`bad reply ${r.status} ${r.body}`);
+    }
+    : a.kind === 'mrtr'
     ? async () => {
       const h = headersOf('confirm_echo');
       const args = { name: 'confirm_echo', arguments: { text: 'hello' } };

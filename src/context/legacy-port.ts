@@ -16,13 +16,21 @@ export type ClientRequester = (
   options: { signal: AbortSignal; timeoutMs: number },
 ) => Promise<unknown>;
 
+/**
+ * The request's way to the client. Read only when the handler asks or pauses: most requests never
+ * do, and a transport may make the signal and the requester only when they are read.
+ */
+export interface AskChannel {
+  readonly signal: AbortSignal;
+  /** Undefined when the connection has no push channel (stateless legacy HTTP). */
+  readonly requester?: ClientRequester;
+}
+
 export interface LegacyAskOptions {
   capabilities: ClientCapabilities;
   /** The negotiated revision: older ones lack some asks whatever the client declared. */
   protocolVersion: LegacyVersion;
-  /** Undefined when the connection has no push channel (stateless legacy HTTP). */
-  requester?: ClientRequester;
-  signal: AbortSignal;
+  channel: AskChannel;
   timeoutMs: number;
   /** How many times an invalid answer is asked again before giving up. */
   maxReasks: number;
@@ -42,7 +50,8 @@ export interface LegacyAskTelemetry {
 
 export class LegacyAskPort implements AskPort {
   readonly allowed = true;
-  private readonly onceResults = new Map<string, unknown>();
+  /** Made on the first `once`. */
+  private onceResults?: Map<string, unknown>;
 
   /** Set by the engine before it runs a low-level handler again with the client's answers. */
   input?: LowLevelInput;
@@ -50,7 +59,7 @@ export class LegacyAskPort implements AskPort {
   constructor(private readonly options: LegacyAskOptions) {}
 
   async ask<T>(ask: Ask<T>): Promise<T> {
-    const { requester, capabilities, signal, timeoutMs } = this.options;
+    const { capabilities, timeoutMs } = this.options;
     const missingInRevision = revisionLacks(ask.kind, this.options.protocolVersion);
     if (missingInRevision) {
       throw new FrameworkError(
@@ -68,6 +77,7 @@ export class LegacyAskPort implements AskPort {
       legacyAskParams(ask, this.options.protocolVersion, capabilities),
       this.options.telemetry?.traceMeta,
     );
+    const { requester, signal } = this.options.channel;
     if (!requester) {
       throw new FrameworkError(
         'OMC_ASK_UNAVAILABLE',
@@ -79,7 +89,7 @@ export class LegacyAskPort implements AskPort {
       // A re-ask says why the last answer was refused, as on 2026.
       const sent =
         attempt === 0 ? params : withRefusalReason({ method: ask.request.method, params }, lastReason).params;
-      const response = await this.send(ask, sent, { signal, timeoutMs: ask.timeoutMs ?? timeoutMs });
+      const response = await this.send(requester, ask, sent, { signal, timeoutMs: ask.timeoutMs ?? timeoutMs });
       const decoded = ask.decode(response);
       if (decoded.ok) {
         this.options.telemetry?.observe(ask.kind, ask.key ?? ask.request.method, answerOutcome(decoded.kept));
@@ -91,8 +101,12 @@ export class LegacyAskPort implements AskPort {
   }
 
   /** One request on the held connection, counted as pending while it waits when telemetry is live. */
-  private async send(ask: Ask<unknown>, params: JsonObject, o: { signal: AbortSignal; timeoutMs: number }) {
-    const requester = this.options.requester!;
+  private async send(
+    requester: ClientRequester,
+    ask: Ask<unknown>,
+    params: JsonObject,
+    o: { signal: AbortSignal; timeoutMs: number },
+  ) {
     const telemetry = this.options.telemetry;
     if (!telemetry) return requester(ask.request.method, params, o);
     telemetry.pending(1);
@@ -107,18 +121,20 @@ export class LegacyAskPort implements AskPort {
   }
 
   async once<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
-    if (this.onceResults.has(key)) return this.onceResults.get(key) as T;
+    const results = (this.onceResults ??= new Map());
+    if (results.has(key)) return results.get(key) as T;
     const value = await fn();
-    this.onceResults.set(key, value);
+    results.set(key, value);
     return value;
   }
 
   pause(): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(resolve, this.options.pauseMs);
-      this.options.signal.addEventListener('abort', () => {
+      const signal = this.options.channel.signal;
+      signal.addEventListener('abort', () => {
         clearTimeout(timer);
-        reject(this.options.signal.reason);
+        reject(signal.reason);
       }, { once: true });
     });
   }

@@ -17,8 +17,7 @@ export async function runLegacy<T>(deps: EngineDeps, r: AskRun<T>): Promise<T> {
   const port = new LegacyAskPort({
     capabilities: r.scope.clientCapabilities,
     protocolVersion: r.scope.protocolVersion as LegacyVersion,
-    requester: r.io.requester,
-    signal: r.io.signal,
+    channel: r.io,
     timeoutMs: deps.legacyAskTimeoutMs,
     maxReasks: deps.maxReasks,
     pauseMs: deps.pauseMs,

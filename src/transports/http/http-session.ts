@@ -8,12 +8,14 @@ import { LegacySession } from '../../server/legacy-session';
 import type { ServerEndpoint } from '../../server/server-endpoint';
 import { OutboundRequests } from '../outbound-requests';
 import type { EventStore } from './event-store';
+import type { Abortable } from './inflight';
 import { ReplyStream } from './reply-stream';
 
 export class HttpSession {
   readonly legacy: LegacySession;
   readonly outbound: OutboundRequests;
-  readonly inflight = new Map<RequestId, AbortController>();
+  /** Requests the client may cancel (notifications/cancelled), by id. */
+  readonly inflight = new Map<RequestId, Abortable>();
   /** Resumable streams by stream id (live POST streams and the GET stream). */
   readonly streams = new Map<string, ReplyStream>();
   /** The standalone GET stream while a client holds it. */

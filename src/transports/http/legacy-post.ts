@@ -25,7 +25,7 @@ import { takeSessionSlot } from './fleet-sessions';
 import type { SessionRefusal } from './session-store';
 import { ReplyStream } from './reply-stream';
 import { sendError, sendJson } from './responses';
-import { registerStreamCloser, unregisterStreamCloser } from './sse-polling';
+import { SessionRequestIO } from './session-request-io';
 
 export const SESSION_HEADER = 'Mcp-Session-Id';
 const NOT_FOUND = 'Session not found';
@@ -142,31 +142,18 @@ export async function sessionRequest(
     headers: ex.responseHeaders,
     resumable: { store: ctx.store, streamId, primeRetryMs },
   });
-  const controller = new AbortController();
-  session.inflight.set(req.id, controller);
+  const io = new SessionRequestIO(session, reply, streamId, ex.principal);
+  session.inflight.set(req.id, io);
   session.streams.set(streamId, reply);
-  registerStreamCloser(controller.signal, () => reply.detach());
-  const io: RequestIO = {
-    transport: 'http',
-    signal: controller.signal,
-    notify: (n) => {
-      if (!controller.signal.aborted) reply.push(n);
-    },
-    principal: ex.principal,
-    requester: session.outbound.requester((r) => reply.push(r)),
-    notifySession: (n) => {
-      if (session.isClosed) return;
-      if (session.streams.has(streamId) && !controller.signal.aborted) reply.push(n);
-      else session.getStream?.push(n);
-    },
-  };
+  ctx.inflight.enter(io);
   try {
-    const answer = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session.legacy, io), controller);
+    const answer = await ctx.server.dispatchLegacy(req, session.legacy, io);
     // A request the client cancelled gets no response (stdio and sessionless HTTP likewise).
-    if (controller.signal.aborted) await reply.end();
+    if (io.aborted) await reply.end();
     else await reply.finish(answer.message, replyStatus(answer, 'legacy'), replyHeaders(answer, rs(ctx)));
   } finally {
-    unregisterStreamCloser(controller.signal);
+    ctx.inflight.leave(io);
+    io.release();
     session.inflight.delete(req.id);
     // Finished streams are resumed from the event store alone.
     session.streams.delete(streamId);
