@@ -1,0 +1,68 @@
+import { HttpSession } from '../../../../src/transports/http/http-session';
+import { InMemoryEventStore } from '../../../../src/transports/http/event-store';
+import type { ReplyStream } from '../../../../src/transports/http/reply-stream';
+import { SessionRequestIO } from '../../../../src/transports/http/session-request-io';
+import { closeSseStream } from '../../../../src/transports/http/sse-polling';
+
+/** A reply that records what the IO does to it. */
+function fakeReply() {
+  const pushed: unknown[] = [];
+  let detached = 0;
+  const reply = {
+    push: (m: unknown) => void pushed.push(m),
+    detach: async () => (detached++, true),
+  } as unknown as ReplyStream;
+  return { reply, pushed, detached: () => detached };
+}
+
+describe('SessionRequestIO (the lazy IO of a legacy session request)', () => {
+  const session = () => new HttpSession('sid', undefined, new InMemoryEventStore());
+
+  it('an abort before anyone read the signal is seen by a later read, with its reason', () => {
+    const io = new SessionRequestIO(session(), fakeReply().reply, 'sid.post1', undefined);
+    expect(io.aborted).toBe(false);
+    io.abort(new Error('cancelled by the client'));
+    expect(io.aborted).toBe(true);
+    expect(io.signal.aborted).toBe(true);
+    expect((io.signal.reason as Error).message).toBe('cancelled by the client');
+  });
+
+  it('the signal it hands out closes the SSE stream early until the request is released', async () => {
+    const r = fakeReply();
+    const io = new SessionRequestIO(session(), r.reply, 'sid.post1', undefined);
+    const signal = io.signal;
+    expect(io.signal).toBe(signal); // one controller per request
+    await expect(closeSseStream(signal)).resolves.toBe(true);
+    expect(r.detached()).toBe(1);
+    io.release();
+    await expect(closeSseStream(signal)).resolves.toBe(false);
+    expect(r.detached()).toBe(1);
+  });
+
+  it('notifications stop once aborted; session notifications fall back to the GET stream', () => {
+    const s = session();
+    const r = fakeReply();
+    const io = new SessionRequestIO(s, r.reply, 'sid.post1', undefined);
+    s.streams.set('sid.post1', r.reply);
+    io.notify({ jsonrpc: '2.0', method: 'notifications/progress' });
+    io.notifySession({ jsonrpc: '2.0', method: 'notifications/elicitation/complete' });
+    expect(r.pushed).toHaveLength(2);
+    const get = fakeReply();
+    s.getStream = get.reply;
+    s.streams.delete('sid.post1');
+    io.notifySession({ jsonrpc: '2.0', method: 'notifications/elicitation/complete' });
+    expect(get.pushed).toHaveLength(1);
+    io.abort();
+    io.notify({ jsonrpc: '2.0', method: 'notifications/progress' });
+    expect(r.pushed).toHaveLength(2);
+  });
+
+  it('the requester is made once, on first use, and writes on the request stream', () => {
+    const r = fakeReply();
+    const io = new SessionRequestIO(session(), r.reply, 'sid.post1', undefined);
+    expect(io.requester).toBe(io.requester);
+    void io.requester('roots/list', {}, { signal: io.signal, timeoutMs: 1000 }).catch(() => undefined);
+    expect(r.pushed).toEqual([expect.objectContaining({ method: 'roots/list' })]);
+    io.abort();
+  });
+});
