@@ -273,16 +273,16 @@ export class ContextServer implements ServerEndpoint {
 
   private modernResult(req: JsonRpcRequest, produced: Produced): JsonObject {
     if (isOutcome(produced) && produced.kind === 'input_required') {
-      return { ...produced.result, _meta: this.serverInfoMeta };
+      return resultWith(produced.result, undefined, this.serverInfoMeta);
     }
     if (isOutcome(produced) && produced.kind === 'task') {
-      return { ...produced.result, resultType: 'task', _meta: this.serverInfoMeta };
+      return resultWith(produced.result, 'task', this.serverInfoMeta);
     }
     const body = !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result;
     const meta =
       body._meta === undefined ? this.serverInfoMeta : { ...(body._meta as JsonObject), ...this.serverInfoMeta };
     // The framework owns resultType: a handler's return value cannot turn a result into another kind.
-    const result: JsonObject = { ...body, resultType: 'complete', _meta: meta };
+    const result = resultWith(body, 'complete', meta);
     const hints = this.cacheHints(req);
     if (hints) {
       result.ttlMs = hints.ttlMs;
@@ -384,6 +384,23 @@ function withoutResultType(result: JsonObject): JsonObject {
   if (!('resultType' in result)) return result;
   const { resultType: _dropped, ...rest } = result;
   return rest;
+}
+
+/**
+ * `{ ...body, resultType, _meta }`, copied key by key: V8 builds that spread-then-add literal slowly
+ * and JSON.stringify of it was slower still (≈ 3 µs per tools/call reply, bench/profile-notes.md).
+ */
+function resultWith(body: JsonObject, resultType: string | undefined, meta: JsonObject): JsonObject {
+  const result: JsonObject = {};
+  for (const key in body) {
+    if (!Object.prototype.hasOwnProperty.call(body, key)) continue;
+    // A data property named `__proto__` stays one (as the spread made it), never a prototype.
+    if (key !== '__proto__') result[key] = body[key];
+    else Object.defineProperty(result, key, { value: body[key], enumerable: true, writable: true, configurable: true });
+  }
+  if (resultType !== undefined) result.resultType = resultType;
+  result._meta = meta;
+  return result;
 }
 
 function isOutcome(v: Produced): v is Outcome<JsonObject> | TaskOutcome {
