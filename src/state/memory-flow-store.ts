@@ -8,16 +8,30 @@ import type { FlowClaim, FlowStore, OnceRecord } from './flow-store';
 interface FlowEntry {
   expiresAt: number;
   holder?: string;
-  /** Made on the first `ctx.once` record: most flows have none. */
-  onces?: Record<string, OnceRecord>;
-  completed?: { result: unknown };
+  /** Made on the first `ctx.once` record: most flows have none. JSON text, see `frozen`. */
+  onces?: Record<string, string>;
+  completed?: { json: string | undefined };
 }
 
 export const DEFAULT_MAX_TRACKED_FLOWS = 100_000;
 
-/** JSON copy: what a shared store would give back, and no aliasing with the handler's objects. */
-function copy<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+/**
+ * Values are kept as JSON text: what a shared store would give back, and no aliasing with the
+ * handler's objects. Written once, parsed only when read back (a retry), which most flows never do.
+ */
+function frozen(value: unknown): string | undefined {
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
+function thawed<T>(json: string | undefined): T {
+  return (json === undefined ? undefined : JSON.parse(json)) as T;
+}
+
+/** One parse of the whole map: any key (even `__proto__`) comes back as an own property. */
+function thawedOnces(onces: Record<string, string>): Record<string, OnceRecord> {
+  let text = '';
+  for (const key in onces) text += (text === '' ? '' : ',') + JSON.stringify(key) + ':' + onces[key];
+  return JSON.parse(`{${text}}`) as Record<string, OnceRecord>;
 }
 
 export class MemoryFlowStore implements FlowStore {
@@ -38,7 +52,7 @@ export class MemoryFlowStore implements FlowStore {
   async claim(flowId: string, holder: string, expiresAtMs: number): Promise<FlowClaim> {
     const now = this.now();
     let entry = this.live(flowId, now);
-    if (entry?.completed) return { kind: 'completed', result: copy(entry.completed.result) };
+    if (entry?.completed) return { kind: 'completed', result: thawed(entry.completed.json) };
     if (entry?.holder !== undefined && entry.holder !== holder) return { kind: 'busy' };
     if (!entry) {
       if (this.flows.size >= this.maxFlows && now >= this.nextSweepAt) this.sweep(now);
@@ -48,7 +62,7 @@ export class MemoryFlowStore implements FlowStore {
     }
     entry.holder = holder;
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
-    return { kind: 'claimed', onces: entry.onces ? copy(entry.onces) : {} };
+    return { kind: 'claimed', onces: entry.onces ? thawedOnces(entry.onces) : {} };
   }
 
   async recordOnce(
@@ -59,13 +73,13 @@ export class MemoryFlowStore implements FlowStore {
     expiresAtMs: number,
   ): Promise<void> {
     const entry = this.held(flowId, holder);
-    (entry.onces ??= {})[key] = copy(record);
+    (entry.onces ??= Object.create(null) as Record<string, string>)[key] = JSON.stringify(record);
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
   }
 
   async complete(flowId: string, holder: string, result: unknown, expiresAtMs: number): Promise<void> {
     const entry = this.held(flowId, holder);
-    entry.completed = { result: copy(result) };
+    entry.completed = { json: frozen(result) };
     entry.holder = undefined;
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
   }
