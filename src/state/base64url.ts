@@ -8,13 +8,18 @@ export function encodeBase64Url(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
 }
 
-/** The bytes of a canonical base64url string, or undefined for any other string. */
-export function decodeBase64Url(text: string): Buffer | undefined {
+/**
+ * The bytes of a canonical base64url string, or undefined for any other string. With `lead`,
+ * they start at that offset of the returned buffer and the first `lead` bytes are the caller's
+ * to fill (HMAC pads the key in front of the message there).
+ */
+export function decodeBase64Url(text: string, lead = 0): Buffer | undefined {
   if (text.length % 4 === 1) return undefined;
-  const bytes = Buffer.from(text, 'base64url');
+  const out = Buffer.allocUnsafe(lead + Math.floor((text.length * 3) / 4));
+  const end = lead + out.write(text, lead, 'base64url');
   // Re-encoding gives the one canonical spelling: any foreign character (skipped by the decoder),
   // '+', '/', '=' padding, whitespace or non-zero pad bits make it differ from the input.
-  return bytes.toString('base64url') === text ? bytes : undefined;
+  return out.toString('base64url', lead, end) === text ? out.subarray(0, end) : undefined;
 }
 
 /** Length of the unpadded base64url text for `byteLength` bytes. */

@@ -6,6 +6,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { FrameworkError } from '../errors/framework-error';
+import { HmacSha256 } from './hmac-sha256';
 import { MIN_KEY_BYTES, parseKeyRingInput } from './key-material';
 
 export const KID_BYTES = 4;
@@ -16,6 +17,8 @@ const HKDF_SALT = Buffer.from('onemodelcontext/request-state', 'utf8');
 export interface DerivedStateKey {
   readonly kid: Buffer;
   readonly macKey: Buffer;
+  /** HMAC-SHA256 keyed with macKey: the pads are computed once per key, not per token. */
+  readonly mac: HmacSha256;
   readonly encKey: Buffer;
   readonly bindingKey: Buffer;
 }
@@ -25,9 +28,11 @@ export function deriveSubKey(key: Uint8Array, purpose: string, length = 32): Buf
 }
 
 function deriveStateKey(key: Buffer): DerivedStateKey {
+  const macKey = deriveSubKey(key, 'mac');
   return {
     kid: deriveSubKey(key, 'kid', KID_BYTES),
-    macKey: deriveSubKey(key, 'mac'),
+    macKey,
+    mac: new HmacSha256(macKey),
     encKey: deriveSubKey(key, 'enc'),
     bindingKey: deriveSubKey(key, 'binding'),
   };

@@ -8,9 +8,8 @@
  */
 import { createRandomPool } from './random-pool';
 import { FrameworkError } from '../errors/framework-error';
-import { encodeBase64Url } from './base64url';
 import { assertBindingShape, paramsDigestOnce, principalTag, type StateBinding } from './binding';
-import { CLAIMS_VERSION, decodeClaims, encodeClaims, type StateClaims } from './claims';
+import { claimsLength, decodeClaims, payloadJson, TOKEN_ID_BYTES, type ClaimsDraft } from './claims';
 import { openEnvelope, sealEnvelope, tokenLength, type EnvelopeMode } from './envelope';
 import {
   isResolvedRequestStateOptions,
@@ -48,7 +47,6 @@ export interface RequestStateCodecDeps {
 
 /** Used when neither the options nor the server supply an audience. */
 export const DEFAULT_REQUEST_STATE_AUDIENCE = 'onemodelcontext';
-const TOKEN_ID_BYTES = 16;
 
 export function createRequestStateCodec(
   options: Partial<RequestStateOptions> | ResolvedRequestStateOptions = {},
@@ -109,9 +107,8 @@ function sealState(c: CodecSettings, payload: unknown, binding: StateBinding, fl
     );
   }
   const key = c.keyRing.minting;
-  const claims: StateClaims = {
-    v: CLAIMS_VERSION,
-    jti: encodeBase64Url(c.random(TOKEN_ID_BYTES)),
+  const claims: ClaimsDraft = {
+    jti: c.random(TOKEN_ID_BYTES),
     iat,
     exp: iat + c.lifetimeMs,
     fst,
@@ -121,18 +118,18 @@ function sealState(c: CodecSettings, payload: unknown, binding: StateBinding, fl
     t: binding.target,
     pd: paramsDigestOnce(binding.params), // throws CanonicalJsonError for params we could never verify
     pt: principalTag(key.bindingKey, binding.principal),
-    p: payload,
+    payloadJson: payloadJson(payload),
   };
-  const bytes = encodeClaims(claims);
+  const bytes = claimsLength(claims);
   // Refuse before the envelope is built: emit nothing we would refuse on the way back in.
-  const length = tokenLength(c.mode, bytes.length);
+  const length = tokenLength(c.mode, bytes);
   if (length > c.maxBytes) {
     throw new FrameworkError(
       'OMC_STATE_TOO_LARGE',
       `requestState would be ${length} bytes, over maxRequestStateBytes (${c.maxBytes}); keep less in ctx.state or raise the limit.`,
     );
   }
-  return sealEnvelope(c.mode, key, bytes, c.random, c.tokenKeys);
+  return sealEnvelope(c.mode, key, claims, bytes, c.random, c.tokenKeys);
 }
 
 async function openState(c: CodecSettings, token: unknown, binding: StateBinding): Promise<OpenedState> {

@@ -1,0 +1,42 @@
+/**
+ * HMAC-SHA256 (RFC 2104) over the one-shot `crypto.hash`: H((K ⊕ opad) ‖ H((K ⊕ ipad) ‖ m)).
+ * A `createHmac` object per token costs more than the hashing itself for a 2 KB message; here
+ * the caller leaves the first BLOCK bytes of its own buffer free and the padded key goes there,
+ * so the message is neither copied nor fed through a stream. The result equals createHmac's
+ * (test/unit/state/hmac-sha256.test.ts).
+ */
+import { createHash, hash } from 'node:crypto';
+
+/** SHA-256 block size: the padded key fills exactly one block. */
+export const HMAC_BLOCK = 64;
+const DIGEST_BYTES = 32;
+
+export class HmacSha256 {
+  private readonly innerPad: Buffer;
+  /** opad key ‖ inner digest; reused, since sign() is synchronous. */
+  private readonly outer: Buffer;
+
+  constructor(key: Buffer) {
+    const block = Buffer.alloc(HMAC_BLOCK);
+    (key.length > HMAC_BLOCK ? createHash('sha256').update(key).digest() : key).copy(block);
+    this.innerPad = Buffer.allocUnsafe(HMAC_BLOCK);
+    this.outer = Buffer.allocUnsafe(HMAC_BLOCK + DIGEST_BYTES);
+    for (let i = 0; i < HMAC_BLOCK; i++) {
+      this.innerPad[i] = block[i]! ^ 0x36;
+      this.outer[i] = block[i]! ^ 0x5c;
+    }
+    block.fill(0);
+  }
+
+  /** HMAC of `padded` minus its first HMAC_BLOCK bytes, which this overwrites with the padded key. */
+  sign(padded: Buffer): Buffer {
+    this.innerPad.copy(padded, 0);
+    hash('sha256', padded, 'buffer').copy(this.outer, HMAC_BLOCK);
+    return hash('sha256', this.outer, 'buffer');
+  }
+
+  /** Never print key material. */
+  toJSON(): string {
+    return 'HmacSha256';
+  }
+}
