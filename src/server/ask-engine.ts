@@ -77,7 +77,7 @@ function completed<T>(value: T): Outcome<T> {
 }
 
 function runOpened<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound): Outcome<T> | Promise<Outcome<T>> {
-  const hold = new FlowHold(deps, round.flow, () => r.io.signal);
+  const hold = new FlowHold(deps, round.flow, r.io);
   if (round.continues) return runContinued(deps, r, round, hold);
   const outcome = runRound(deps, r, round, hold);
   // A one-round call that settled synchronously holds nothing (only a claim holds, and it awaits).

@@ -46,8 +46,8 @@ export class FlowHold implements OnceLedger {
   constructor(
     private readonly deps: FlowHoldDeps,
     private readonly flow: FlowState,
-    /** Read only while waiting: a transport may create the signal lazily. */
-    private readonly signal: () => AbortSignal,
+    /** The request's IO; its signal is read only while waiting (a transport may create it lazily). */
+    private readonly io: { readonly signal: AbortSignal },
   ) {}
 
   get flowId(): string {
@@ -78,7 +78,7 @@ export class FlowHold implements OnceLedger {
             'The server is tracking too many unfinished flows (maxTrackedFlows); retry later',
           );
         case 'busy':
-          if (this.signal().aborted || Date.now() + delay > giveUpAt) {
+          if (this.io.signal.aborted || Date.now() + delay > giveUpAt) {
             throw ProtocolError.internal(
               'Another request of this flow is still running (waited flowBusyWaitMs); retry after it answers',
             );

@@ -129,7 +129,8 @@ export class HttpEndpoint {
     this.ctx.sessions.closeAll('server shutting down');
   }
 
-  private async route(req: HttpRequestView, res: ResponseSink): Promise<void> {
+  /** Not async: `handle` awaits what a branch returns, without one more promise adopting it. */
+  private route(req: HttpRequestView, res: ResponseSink): Promise<void> | void {
     const refusal = rejectHostOrOrigin(req.headers, this.policy);
     if (refusal) return sendError(res, 403, noId(req.headers), ErrorCode.InvalidRequest, `Forbidden: ${refusal}`);
     const cors = corsHeaders(req.headers, this.policy);
