@@ -1,0 +1,35 @@
+/**
+ * The built CommonJS root index loads the client, the test kit, the OAuth resource layer, stdio and
+ * the fetch adapter on the first read of one of their names (a server on HTTP never pays for them),
+ * and every exported name still reads as a value.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..', '..');
+
+test('require("onemodelcontext") defers the cold layers; every name still resolves', () => {
+  if (!existsSync(join(root, 'dist/cjs/index.js')))
+    throw new Error('dist/ is missing: run `npm run build` (npm test does).');
+  const script = `
+    require('reflect-metadata');
+    const loaded = (dir) => Object.keys(require.cache).some((f) => f.includes('/dist/cjs/' + dir + '/'));
+    const cold = ['client', 'testing', 'auth'];
+    const omc = require('onemodelcontext');
+    const before = cold.filter(loaded);
+    const server = typeof omc.McpApplication === 'function' && typeof omc.serveHttp === 'function';
+    const afterServer = cold.filter(loaded);
+    const client = typeof omc.ContextClient;
+    const undefinedNames = Object.keys(omc).filter((k) => k !== '__esModule' && omc[k] === undefined);
+    console.log(JSON.stringify({ before, server, afterServer, client, after: cold.filter(loaded), undefinedNames }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
+  expect(out).toEqual({
+    before: [],
+    server: true,
+    afterServer: [],
+    client: 'function',
+    after: ['client', 'testing', 'auth'],
+    undefinedNames: [],
+  });
+});
