@@ -6,7 +6,7 @@
 import * as crypto from 'node:crypto';
 import { createHash, createHmac } from 'node:crypto';
 import { encodeBase64Url } from './base64url';
-import { canonicalJson } from './canonical-json';
+import { canonicalJsonOmitting } from './canonical-json';
 
 export interface StateBinding {
   /** 'tools/call' | 'prompts/get' | 'resources/read' */
@@ -31,8 +31,7 @@ const PRINCIPAL_TAG_BYTES = 16;
  * CanonicalJsonError for params nested deeper than 64, holding lone surrogates, or not JSON.
  */
 export function paramsDigest(params: unknown): string {
-  const bound = params === undefined ? null : withoutUnboundKeys(params);
-  return sha256Base64Url(canonicalJson(bound));
+  return sha256Base64Url(params === undefined ? 'null' : canonicalJsonOmitting(params, UNBOUND_PARAM_KEYS));
 }
 
 /** One-shot `crypto.hash` (Node ≥ 20.12) is several times cheaper than a Hash object for small inputs. */
@@ -56,17 +55,6 @@ export function paramsDigestOnce(params: unknown): string {
     digests.set(params, digest);
   }
   return digest;
-}
-
-function withoutUnboundKeys(params: unknown): unknown {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return params;
-  const prototype: unknown = Object.getPrototypeOf(params);
-  if (prototype !== Object.prototype && prototype !== null) return params; // canonicalJson refuses it
-  const bound: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const [key, value] of Object.entries(params)) {
-    if (!UNBOUND_PARAM_KEYS.includes(key)) bound[key] = value;
-  }
-  return bound;
 }
 
 /** Keyed tag of a principal id, or undefined for "no principal". */

@@ -72,12 +72,13 @@ function serializeString(text: string): string {
 }
 
 function serializeArray(items: readonly unknown[], depth: number, maxDepth: number): string {
-  const parts: string[] = [];
-  for (let i = 0; i < items.length; i++) parts.push(serialize(items[i], depth, maxDepth));
-  return `[${parts.join(',')}]`;
+  // String concatenation, not parts + join: no array per container.
+  let text = '[';
+  for (let i = 0; i < items.length; i++) text += (i === 0 ? '' : ',') + serialize(items[i], depth, maxDepth);
+  return text + ']';
 }
 
-function serializeObject(object: object, depth: number, maxDepth: number): string {
+function serializeObject(object: object, depth: number, maxDepth: number, omit?: readonly string[]): string {
   const prototype: unknown = Object.getPrototypeOf(object);
   if (prototype !== Object.prototype && prototype !== null) {
     throw new CanonicalJsonError('not_json', 'only plain objects are JSON objects');
@@ -85,9 +86,19 @@ function serializeObject(object: object, depth: number, maxDepth: number): strin
   const record = object as Record<string, unknown>;
   // Default sort compares UTF-16 code units, which is the order RFC 8785 §3.2.3 prescribes.
   const keys = Object.keys(record).sort();
-  const parts: string[] = [];
+  let text = '{';
   for (const key of keys) {
-    parts.push(`${serializeString(key)}:${serialize(record[key], depth, maxDepth)}`);
+    if (omit !== undefined && omit.includes(key)) continue;
+    text += (text.length === 1 ? '' : ',') + serializeString(key) + ':' + serialize(record[key], depth, maxDepth);
   }
-  return `{${parts.join(',')}}`;
+  return text + '}';
+}
+
+/**
+ * canonicalJson of `value` with the top-level keys in `omit` left out when it is a plain object
+ * (other values as canonicalJson): the same text as for a copy without those keys, without the copy.
+ */
+export function canonicalJsonOmitting(value: unknown, omit: readonly string[]): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return canonicalJson(value);
+  return serializeObject(value, 1, MAX_CANONICAL_DEPTH, omit);
 }

@@ -23,8 +23,13 @@ export interface SealingKey {
   readonly aesKey: Buffer;
 }
 
+export interface OpeningKey {
+  readonly aesKey: Buffer;
+  readonly remember: () => void;
+}
+
 export class TokenKeys {
-  private sealing: { ring: DerivedStateKey; key: SealingKey; left: number } | undefined;
+  private sealing: { ring: DerivedStateKey; key: SealingKey; left: number; open: OpeningKey } | undefined;
   private readonly opened = new Map<string, Buffer>();
 
   constructor(private readonly random: (n: number) => Buffer) {}
@@ -34,14 +39,18 @@ export class TokenKeys {
     let s = this.sealing;
     if (s === undefined || s.ring !== ring || s.left === 0) {
       const salt = this.random(SALT_BYTES);
-      s = this.sealing = { ring, key: { salt, aesKey: deriveTokenKey(ring, salt) }, left: MAX_SEALS_PER_SALT };
+      const aesKey = deriveTokenKey(ring, salt);
+      s = this.sealing = { ring, key: { salt, aesKey }, left: MAX_SEALS_PER_SALT, open: { aesKey, remember: noop } };
     }
     s.left--;
     return s.key;
   }
 
   /** The key for opening a token with this salt; `remember` it only once the token authenticated. */
-  forOpen(ring: DerivedStateKey, salt: Buffer): { aesKey: Buffer; remember: () => void } {
+  forOpen(ring: DerivedStateKey, salt: Buffer): OpeningKey {
+    // Most tokens come back to the process that sealed them, under the salt still in use.
+    const s = this.sealing;
+    if (s !== undefined && s.ring === ring && s.key.salt.equals(salt)) return s.open;
     const id = ring.kid.toString('latin1') + salt.toString('latin1');
     const known = this.opened.get(id);
     if (known !== undefined) return { aesKey: known, remember: noop };

@@ -156,8 +156,9 @@ describe('nonce uniqueness and the GCM usage limit (A8)', () => {
   });
 
   it('derives the key of a salt once for opening, and only after a token with that salt authenticated', async () => {
+    // Minted by another instance (same key, its own salt): the opener's own sealing salt is known without deriving.
     const subject = codec({ encryptRequestState: true });
-    const token = subject.seal({ step: 1 }, binding());
+    const token = codec({ encryptRequestState: true }).seal({ step: 1 }, binding());
     const { prefix, bytes } = splitToken(token);
     // Same salt, a fresh IV and a broken tag: a forgery.
     const forged = Buffer.from(bytes);
@@ -171,5 +172,9 @@ describe('nonce uniqueness and the GCM usage limit (A8)', () => {
     const afterFirstOpen = derivations();
     await subject.open(token, binding());
     expect(derivations()).toBe(afterFirstOpen); // remembered
+    const own = subject.seal({ step: 2 }, binding());
+    const afterSeal = derivations();
+    await subject.open(own, binding());
+    expect(derivations()).toBe(afterSeal); // its own sealing salt
   });
 });
