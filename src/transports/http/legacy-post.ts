@@ -140,11 +140,10 @@ export async function sessionRequest(
   const primeRetryMs = session.legacy.protocolVersion === '2025-11-25' ? ctx.options.sseRetryMs : undefined;
   const reply = new ReplyStream(res, {
     headers: ex.responseHeaders,
-    resumable: { store: ctx.store, streamId, primeRetryMs },
+    resumable: { store: ctx.store, streamId, primeRetryMs, onStart: (s) => session.streams.set(streamId, s) },
   });
-  const io = new SessionRequestIO(session, reply, streamId, ex.principal);
+  const io = new SessionRequestIO(session, reply, ex.principal);
   session.inflight.set(req.id, io);
-  session.streams.set(streamId, reply);
   ctx.inflight.enter(io);
   try {
     const answer = await ctx.server.dispatchLegacy(req, session.legacy, io);

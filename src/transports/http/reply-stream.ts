@@ -16,6 +16,11 @@ export interface Resumable {
   streamId: string;
   /** 2025-11-25: open with a priming event (an id and empty data) carrying this `retry:`. */
   primeRetryMs?: number;
+  /**
+   * Called when the stream starts, so the session can find it for `Last-Event-ID` resumption: a
+   * plain JSON reply has no events to resume and is never registered.
+   */
+  onStart?: (stream: ReplyStream) => void;
 }
 
 export interface ReplyStreamOptions {
@@ -145,6 +150,7 @@ export class ReplyStream {
         this.options.keepAliveMs,
       );
     const r = this.options.resumable;
+    r?.onStart?.(this);
     if (r?.primeRetryMs !== undefined) {
       const id = await r.store.append(r.streamId, null);
       this.sse?.event(null, id, r.primeRetryMs);

@@ -16,11 +16,12 @@ export class SessionRequestIO implements RequestIO, Abortable {
   readonly transport = 'http' as const;
   private controller?: AbortController;
   private ask?: ClientRequester;
+  /** Until the request's reply is sent: session notifications go on its stream meanwhile. */
+  private running = true;
 
   constructor(
     private readonly session: HttpSession,
     private readonly reply: ReplyStream,
-    private readonly streamId: string,
     readonly principal: Principal | undefined,
   ) {}
 
@@ -44,7 +45,7 @@ export class SessionRequestIO implements RequestIO, Abortable {
   notifySession(n: JsonRpcNotification): void {
     const session = this.session;
     if (session.isClosed) return;
-    if (session.streams.has(this.streamId) && !this.aborted) this.reply.push(n);
+    if (this.running && !this.aborted) this.reply.push(n);
     else session.getStream?.push(n);
   }
 
@@ -63,6 +64,7 @@ export class SessionRequestIO implements RequestIO, Abortable {
 
   /** The request is over: its closer goes (the controller itself is garbage with this object). */
   release(): void {
+    this.running = false;
     if (this.controller) unregisterStreamCloser(this.controller.signal);
   }
 }

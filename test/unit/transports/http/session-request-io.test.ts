@@ -19,7 +19,7 @@ describe('SessionRequestIO (the lazy IO of a legacy session request)', () => {
   const session = () => new HttpSession('sid', undefined, new InMemoryEventStore());
 
   it('an abort before anyone read the signal is seen by a later read, with its reason', () => {
-    const io = new SessionRequestIO(session(), fakeReply().reply, 'sid.post1', undefined);
+    const io = new SessionRequestIO(session(), fakeReply().reply, undefined);
     expect(io.aborted).toBe(false);
     io.abort(new Error('cancelled by the client'));
     expect(io.aborted).toBe(true);
@@ -29,7 +29,7 @@ describe('SessionRequestIO (the lazy IO of a legacy session request)', () => {
 
   it('the signal it hands out closes the SSE stream early until the request is released', async () => {
     const r = fakeReply();
-    const io = new SessionRequestIO(session(), r.reply, 'sid.post1', undefined);
+    const io = new SessionRequestIO(session(), r.reply, undefined);
     const signal = io.signal;
     expect(io.signal).toBe(signal); // one controller per request
     await expect(closeSseStream(signal)).resolves.toBe(true);
@@ -39,27 +39,30 @@ describe('SessionRequestIO (the lazy IO of a legacy session request)', () => {
     expect(r.detached()).toBe(1);
   });
 
-  it('notifications stop once aborted; session notifications fall back to the GET stream', () => {
+  it('notifications stop once aborted; session notifications go to the GET stream once the request is over', () => {
     const s = session();
     const r = fakeReply();
-    const io = new SessionRequestIO(s, r.reply, 'sid.post1', undefined);
-    s.streams.set('sid.post1', r.reply);
-    io.notify({ jsonrpc: '2.0', method: 'notifications/progress' });
-    io.notifySession({ jsonrpc: '2.0', method: 'notifications/elicitation/complete' });
-    expect(r.pushed).toHaveLength(2);
+    const io = new SessionRequestIO(s, r.reply, undefined);
     const get = fakeReply();
     s.getStream = get.reply;
-    s.streams.delete('sid.post1');
+    io.notify({ jsonrpc: '2.0', method: 'notifications/progress' });
+    io.notifySession({ jsonrpc: '2.0', method: 'notifications/elicitation/complete' });
+    expect(r.pushed).toHaveLength(2);
+    expect(get.pushed).toHaveLength(0);
+    io.release();
     io.notifySession({ jsonrpc: '2.0', method: 'notifications/elicitation/complete' });
     expect(get.pushed).toHaveLength(1);
-    io.abort();
-    io.notify({ jsonrpc: '2.0', method: 'notifications/progress' });
+    const aborted = new SessionRequestIO(s, r.reply, undefined);
+    aborted.abort();
+    aborted.notify({ jsonrpc: '2.0', method: 'notifications/progress' });
+    aborted.notifySession({ jsonrpc: '2.0', method: 'notifications/elicitation/complete' });
     expect(r.pushed).toHaveLength(2);
+    expect(get.pushed).toHaveLength(2);
   });
 
   it('the requester is made once, on first use, and writes on the request stream', () => {
     const r = fakeReply();
-    const io = new SessionRequestIO(session(), r.reply, 'sid.post1', undefined);
+    const io = new SessionRequestIO(session(), r.reply, undefined);
     expect(io.requester).toBe(io.requester);
     void io.requester('roots/list', {}, { signal: io.signal, timeoutMs: 1000 }).catch(() => undefined);
     expect(r.pushed).toEqual([expect.objectContaining({ method: 'roots/list' })]);
