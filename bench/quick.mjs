@@ -11,7 +11,7 @@
 //     requires find node_modules).
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { PROCESSES, load, FIXED, FIXED_TEXT } from './lib/targets.mjs';
+import { PROCESSES, load, FIXED, FIXED_TEXT, AUTHORIZED } from './lib/targets.mjs';
 import { SCENARIOS } from './lib/scenarios.mjs';
 import { runScenario } from './lib/run-scenario.mjs';
 import { scenarioRatios } from './lib/ratios.mjs';
@@ -40,7 +40,7 @@ if (a.scenario) {
 }
 
 const p = PROCESSES[a.proc];
-const extra = p.env.TOOLS === 'fixed' ? { call: FIXED, expectText: FIXED_TEXT } : {};
+const extra = { ...(p.env.TOOLS === 'fixed' ? { call: FIXED, expectText: FIXED_TEXT } : {}), ...(p.env.OAUTH_JWK ? AUTHORIZED : {}) };
 const spec = load(a.proc, a.proc, a.kind, { tools: Number(p.env.NTOOLS ?? 1), ...extra });
 const sides = [{ name: 'new', dist, port: p.port }];
 if (a.base) sides.push({ name: 'base', dist: resolve(a.base), port: p.port + 50 });

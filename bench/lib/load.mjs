@@ -13,7 +13,7 @@ function optionsFor(spec, port, prepared, counters) {
   const url = `http://127.0.0.1:${port}/mcp`;
   switch (spec.kind) {
     case 'call':
-      return { url, method: 'POST', headers: modernHeaders('tools/call', spec.call.name), body: modernBody('tools/call', spec.call), expectBody: prepared.body };
+      return { url, method: 'POST', headers: { ...modernHeaders('tools/call', spec.call.name), ...spec.headers }, body: modernBody('tools/call', spec.call), expectBody: prepared.body };
     case 'list':
       return { url, method: 'POST', headers: modernHeaders('tools/list'), body: modernBody('tools/list'), expectBody: prepared.body };
     case 'legacy':

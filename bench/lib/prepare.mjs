@@ -4,7 +4,7 @@ import { legacyBody, legacyHeaders, modernBody, modernHeaders, openLegacySession
 
 export async function prepare(spec, port) {
   switch (spec.kind) {
-    case 'call': return verified(spec, await post(port, modernHeaders('tools/call', spec.call.name), modernBody('tools/call', spec.call)));
+    case 'call': return verified(spec, await post(port, { ...modernHeaders('tools/call', spec.call.name), ...spec.headers }, modernBody('tools/call', spec.call)));
     case 'list': return verified(spec, await post(port, modernHeaders('tools/list'), modernBody('tools/list')));
     case 'legacy': return verified(spec, await post(port, legacyHeaders(), legacyBody('tools/call', spec.call)));
     case 'session': {

@@ -1,5 +1,6 @@
 // What runs: server processes (file, env, port) and the loads aimed at them.
 import { fileURLToPath } from 'node:url';
+import { BENCH_JWK, BENCH_TOKEN } from './bench-jwt.mjs';
 
 const server = (name) => fileURLToPath(new URL(`../servers/${name}`, import.meta.url));
 
@@ -14,6 +15,8 @@ export const PROCESSES = {
   'ours-fixed-semi4': { file: server('ours.cjs'), port: port(4218), env: { TOOLS: 'fixed', NODE_OPTIONS: '--max-semi-space-size=4' } },
   'ours-guarded': { file: server('ours.cjs'), port: port(4219), env: { TOOLS: 'echo', GUARDS: '1' } },
   'ours-otel': { file: server('ours.cjs'), port: port(4220), env: { TOOLS: 'echo', OTEL: '1' } },
+  // OAuth resource server: every request's ES256 JWT verified against a cached JWKS (served by the process itself).
+  'ours-jwt': { file: server('ours.cjs'), port: port(4226), env: { TOOLS: 'echo', OAUTH_JWK: BENCH_JWK, OAUTH_JWKS_PORT: String(port(6226)) } },
   'ours-form10': { file: server('ours.cjs'), port: port(4212), env: { TOOLS: 'echo,form10' } },
   'ours-200': { file: server('ours.cjs'), port: port(4213), env: { TOOLS: 'echo', NTOOLS: '200' } },
   'ours-mrtr-hmac': { file: server('ours.cjs'), port: port(4214), env: { TOOLS: 'echo,confirm_echo' } },
@@ -43,3 +46,6 @@ export const SIGNUP_TEXT = 'Ada Lovelace <ada@example.com>';
  * legacy (2025-11-25 without session), session (2025-11-25 on one initialized session), mrtr (two rounds).
  */
 export const load = (label, proc, kind, extra = {}) => ({ label, proc, kind, call: ECHO, expectText: 'hello', ...extra });
+
+/** Request headers a load adds (the bearer token of `ours-jwt`). */
+export const AUTHORIZED = { headers: { authorization: `Bearer ${BENCH_TOKEN}` } };

@@ -2,7 +2,8 @@
 // Env: PORT, GUARDS=1 (a guard and an interceptor on echo and confirm_echo), OTEL=1 (OpenTelemetry SDK with
 // in-memory exporters), TOOLS (comma list of echo|fixed|form10|confirm_echo), NTOOLS (total incl. echo; extras are
 // generated), ENCRYPT=1 (AES-GCM requestState instead of HMAC), SINGLE_USE=1 (singleUseRequestState:
-// every token redeemable once, in memory).
+// every token redeemable once, in memory), OAUTH_JWK + OAUTH_JWKS_PORT (an OAuth resource server trusting that key,
+// whose JWKS this process serves on that port; bench/lib/bench-jwt.mjs signs the token).
 const { resolve } = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, IsArray, Length, Matches, Max, MaxLength, Min } = require('class-validator');
@@ -86,6 +87,18 @@ for (let i = 1; i < ntools; i++) {
 // Behind a load balancer (bench/fleet.mjs): the fleet's key, its Redis, its Host and readiness route.
 const env = omc.readDeploymentEnv(process.env);
 const redis = env.redisUrl ? [require(`${DIST}/redis/index.js`).RedisModule.configure({ url: env.redisUrl })] : [];
+const oauth = [];
+if (process.env.OAUTH_JWK) {
+  const jwksPort = Number(process.env.OAUTH_JWKS_PORT);
+  const jwks = JSON.stringify({ keys: [JSON.parse(process.env.OAUTH_JWK)] });
+  require('node:http').createServer((_q, s) => s.writeHead(200, { 'content-type': 'application/json' }).end(jwks)).listen(jwksPort, '127.0.0.1');
+  oauth.push(omc.OAuthResourceModule.configure({
+    resource: 'http://127.0.0.1/mcp', // bench/lib/bench-jwt.mjs: the token's audience
+    authorizationServers: ['https://issuer.bench.invalid'],
+    issuer: 'https://issuer.bench.invalid',
+    jwksUri: `http://127.0.0.1:${jwksPort}/jwks`,
+  }));
+}
 
 const app = McpApplication.create({
   name: 'perf-ours',
@@ -102,6 +115,7 @@ const app = McpApplication.create({
       maxTrackedFlows: Number(process.env.MAX_TRACKED_FLOWS || 2_000_000),
     }),
     ...redis,
+    ...oauth,
   ],
 });
 
