@@ -2,32 +2,28 @@
  * Opaque access tokens through RFC 7662 introspection: POST the token to the authorization server
  * (as this resource server's client, with a timeout), accept an `active` answer whose `aud` names
  * this resource (when it says) and whose `iss` is the expected issuer (when it says). Active
- * answers are kept a short while (never past `exp`), keyed by the token's SHA-256, never the token.
+ * answers are kept a short while (VerifiedTokenCache: never past `exp`, keyed by the token's hash).
  */
-import { createHash } from 'node:crypto';
 import { fetchJson } from './fetch-json';
 import type { IntrospectionOptions } from './oauth-options';
 import { InvalidTokenError, scopesOf, type TokenVerifier, type VerifiedToken } from './token-verifier';
-
-interface Cached {
-  readonly token: VerifiedToken;
-  readonly untilMs: number;
-}
+import { VerifiedTokenCache } from './verified-token-cache';
 
 export class IntrospectionVerifier implements TokenVerifier {
-  private readonly cache = new Map<string, Cached>();
+  private readonly cache: VerifiedTokenCache;
 
   constructor(
     private readonly o: Readonly<IntrospectionOptions>,
     private readonly expect: { resource: string; issuer?: string; clockToleranceSeconds: number },
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.cache = new VerifiedTokenCache(o.cacheSeconds, o.maxCacheEntries, now);
+  }
 
   async verify(token: string): Promise<VerifiedToken> {
-    const key = this.o.cacheSeconds > 0 ? createHash('sha256').update(token).digest('base64url') : undefined;
-    const hit = key === undefined ? undefined : this.cache.get(key);
-    if (hit && hit.untilMs > this.now()) return hit.token;
-    if (hit) this.cache.delete(key!);
+    const key = this.cache.keyOf(token);
+    const hit = this.cache.get(key);
+    if (hit) return hit;
     const answer = await fetchJson(this.o.endpoint, {
       method: 'POST',
       timeoutMs: this.o.timeoutMs,
@@ -38,7 +34,7 @@ export class IntrospectionVerifier implements TokenVerifier {
       body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
     });
     const verified = this.check(answer);
-    if (key !== undefined) this.remember(key, verified, answer.exp);
+    this.cache.remember(key, verified, answer.exp);
     return verified;
   }
 
@@ -65,17 +61,6 @@ export class IntrospectionVerifier implements TokenVerifier {
       scopes: scopesOf(a.scope),
       claims: a,
     };
-  }
-
-  private remember(key: string, token: VerifiedToken, exp: unknown): void {
-    let untilMs = this.now() + this.o.cacheSeconds * 1000;
-    if (typeof exp === 'number') untilMs = Math.min(untilMs, exp * 1000);
-    if (this.cache.size >= this.o.maxCacheEntries) {
-      // Drop the oldest entry (Map keeps insertion order).
-      const oldest = this.cache.keys().next();
-      if (!oldest.done) this.cache.delete(oldest.value);
-    }
-    this.cache.set(key, { token, untilMs });
   }
 }
 

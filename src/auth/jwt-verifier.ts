@@ -3,20 +3,32 @@
  * allow-listed asymmetric algorithm, `iss`, `aud` = this resource, `exp`/`nbf` with a small skew.
  * The JWK Set is fetched on first use (with a timeout), cached, and fetched again for an unknown
  * `kid` at most once per cooldown. `jose` is loaded on first use, so an app without OAuth never loads it.
+ * A verified token is reused for `jwtCacheSeconds` (never past its `exp`): clients send the same
+ * token on every request, and a signature check costs more than the rest of a call.
  */
 import type * as Jose from 'jose';
 import type { OAuthResourceOptions } from './oauth-options';
 import { InvalidTokenError, scopesOf, type TokenVerifier, type VerifiedToken } from './token-verifier';
 import { discoverJwksUri } from './issuer-metadata';
+import { VerifiedTokenCache } from './verified-token-cache';
 
 type KeySet = ReturnType<typeof Jose.createRemoteJWKSet>;
 
 export class JwtVerifier implements TokenVerifier {
   private keys?: Promise<{ jose: typeof Jose; keySet: KeySet }>;
+  private readonly cache: VerifiedTokenCache;
 
-  constructor(private readonly o: Readonly<OAuthResourceOptions>) {}
+  constructor(
+    private readonly o: Readonly<OAuthResourceOptions>,
+    now: () => number = Date.now,
+  ) {
+    this.cache = new VerifiedTokenCache(o.jwtCacheSeconds, o.jwtCacheMaxEntries, now);
+  }
 
   async verify(token: string): Promise<VerifiedToken> {
+    const key = this.cache.keyOf(token);
+    const hit = this.cache.get(key);
+    if (hit) return hit;
     const { jose, keySet } = await this.keySet();
     let payload: Jose.JWTPayload;
     try {
@@ -31,13 +43,15 @@ export class JwtVerifier implements TokenVerifier {
     } catch (e) {
       throw refusal(jose, e);
     }
-    return {
+    const verified: VerifiedToken = {
       subject: payload.sub,
       clientId: typeof payload.client_id === 'string' ? payload.client_id : undefined,
       issuer: payload.iss,
       scopes: scopesOf(payload.scope ?? payload.scp),
       claims: payload,
     };
+    this.cache.remember(key, verified, payload.exp);
+    return verified;
   }
 
   /** The key set, made once; a failed discovery is tried again on the next token. */

@@ -60,6 +60,13 @@ export class OAuthResourceOptions {
   @IsInt() @Min(0) @Max(3_600_000) jwksCooldownMs = 30_000;
   /** How long fetched keys are used before they are fetched again. */
   @IsInt() @Min(1000) jwksCacheMaxAgeMs = 600_000;
+  /**
+   * How long a verified JWT is reused without checking its signature again (never past its `exp`);
+   * 0 verifies every request. A key the issuer withdraws stops working after at most this long.
+   */
+  @IsInt() @Min(0) @Max(300) jwtCacheSeconds = 30;
+  /** Verified JWTs kept at most (the oldest goes first). */
+  @IsInt() @Min(1) @Max(1_000_000) jwtCacheMaxEntries = 10_000;
   /** Opaque access tokens are introspected (RFC 7662) here. */
   @IsOptional() @ValidateNested() @Type(() => IntrospectionOptions) introspection?: IntrospectionOptions;
   /** Any other kind of token: your own verifier (it replaces JWT and introspection). */
