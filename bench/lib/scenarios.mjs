@@ -35,7 +35,7 @@ export const SCENARIOS = [
   {
     // Issue 20: each new layer's cost when used (its cost when unused is every other row: the layers are built in).
     id: 'layers', title: 'tools/call echo with the new layers in use, 2026-07-28', connections: [32],
-    loads: [ours('ours, one guard + one interceptor', 'ours-guarded', 'call'), ours('ours, OpenTelemetry SDK (in-memory exporters)', 'ours-otel', 'call'), ours('ours, OAuth: a JWT verified per request (cached JWKS)', 'ours-jwt', 'call', AUTHORIZED), load('ours, no layer', 'ours-echo', 'call')],
+    loads: [ours('ours, one guard + one interceptor', 'ours-guarded', 'call'), ours('ours, OpenTelemetry SDK (in-memory exporters)', 'ours-otel', 'call'), ours('ours, OAuth: a JWT (verified-token cache, default)', 'ours-jwt', 'call', AUTHORIZED), ours('ours, OAuth: a JWT verified per request (cached JWKS, jwtCacheSeconds 0)', 'ours-jwt-each', 'call', AUTHORIZED), load('ours, no layer', 'ours-echo', 'call')],
   },
   {
     id: 'mrtr', title: 'MRTR: elicitation round then completion (one flow = 2 requests), 2026-07-28', connections: [32],

@@ -15,8 +15,10 @@ export const PROCESSES = {
   'ours-fixed-semi4': { file: server('ours.cjs'), port: port(4218), env: { TOOLS: 'fixed', NODE_OPTIONS: '--max-semi-space-size=4' } },
   'ours-guarded': { file: server('ours.cjs'), port: port(4219), env: { TOOLS: 'echo', GUARDS: '1' } },
   'ours-otel': { file: server('ours.cjs'), port: port(4220), env: { TOOLS: 'echo', OTEL: '1' } },
-  // OAuth resource server: every request's ES256 JWT verified against a cached JWKS (served by the process itself).
-  'ours-jwt': { file: server('ours.cjs'), port: port(4226), env: { TOOLS: 'echo', OAUTH_JWK: BENCH_JWK, OAUTH_JWKS_PORT: String(port(6226)) } },
+  // OAuth resource server: the request's ES256 JWT checked against a cached JWKS (served by the process itself),
+  // with the default verified-token cache (jwtCacheSeconds 30) and with it off (a signature check per request).
+  'ours-jwt': { file: server('ours.cjs'), port: port(4226), env: { TOOLS: 'echo', OAUTH_JWK: BENCH_JWK } },
+  'ours-jwt-each': { file: server('ours.cjs'), port: port(4227), env: { TOOLS: 'echo', OAUTH_JWK: BENCH_JWK, JWT_CACHE_SECONDS: '0' } },
   'ours-form10': { file: server('ours.cjs'), port: port(4212), env: { TOOLS: 'echo,form10' } },
   'ours-200': { file: server('ours.cjs'), port: port(4213), env: { TOOLS: 'echo', NTOOLS: '200' } },
   'ours-mrtr-hmac': { file: server('ours.cjs'), port: port(4214), env: { TOOLS: 'echo,confirm_echo' } },

@@ -2,8 +2,9 @@
 // Env: PORT, GUARDS=1 (a guard and an interceptor on echo and confirm_echo), OTEL=1 (OpenTelemetry SDK with
 // in-memory exporters), TOOLS (comma list of echo|fixed|form10|confirm_echo), NTOOLS (total incl. echo; extras are
 // generated), ENCRYPT=1 (AES-GCM requestState instead of HMAC), SINGLE_USE=1 (singleUseRequestState:
-// every token redeemable once, in memory), OAUTH_JWK + OAUTH_JWKS_PORT (an OAuth resource server trusting that key,
-// whose JWKS this process serves on that port; bench/lib/bench-jwt.mjs signs the token).
+// every token redeemable once, in memory), OAUTH_JWK (an OAuth resource server trusting that key,
+// whose JWKS this process serves on PORT + 2000; bench/lib/bench-jwt.mjs signs the token), JWT_CACHE_SECONDS
+// (its jwtCacheSeconds).
 const { resolve } = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, IsArray, Length, Matches, Max, MaxLength, Min } = require('class-validator');
@@ -89,7 +90,7 @@ const env = omc.readDeploymentEnv(process.env);
 const redis = env.redisUrl ? [require(`${DIST}/redis/index.js`).RedisModule.configure({ url: env.redisUrl })] : [];
 const oauth = [];
 if (process.env.OAUTH_JWK) {
-  const jwksPort = Number(process.env.OAUTH_JWKS_PORT);
+  const jwksPort = port + 2000; // beside the MCP port, so an A/B pair (bench/quick.mjs --base) does not collide
   const jwks = JSON.stringify({ keys: [JSON.parse(process.env.OAUTH_JWK)] });
   require('node:http').createServer((_q, s) => s.writeHead(200, { 'content-type': 'application/json' }).end(jwks)).listen(jwksPort, '127.0.0.1');
   oauth.push(omc.OAuthResourceModule.configure({
@@ -97,6 +98,7 @@ if (process.env.OAUTH_JWK) {
     authorizationServers: ['https://issuer.bench.invalid'],
     issuer: 'https://issuer.bench.invalid',
     jwksUri: `http://127.0.0.1:${jwksPort}/jwks`,
+    ...(process.env.JWT_CACHE_SECONDS ? { jwtCacheSeconds: Number(process.env.JWT_CACHE_SECONDS) } : {}),
   }));
 }
 
