@@ -66,7 +66,10 @@ export interface AskRun<T> {
  * nothing settles synchronously: no promise, no async frame (the common call).
  */
 export function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Outcome<T> | Promise<Outcome<T>> {
-  if (r.scope.era === 'legacy') return runLegacy(deps, r).then(completed);
+  if (r.scope.era === 'legacy') {
+    const value = runLegacy(deps, r);
+    return value instanceof Promise ? value.then(completed) : completed(value);
+  }
   // A first round opens without I/O: no promise to wait for.
   const opening = openRound(deps, r);
   return opening instanceof Promise ? opening.then((round) => runOpened(deps, r, round)) : runOpened(deps, r, opening);

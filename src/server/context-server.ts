@@ -131,7 +131,7 @@ export class ContextServer implements ServerEndpoint {
     }
   }
 
-  dispatchLegacy(req: JsonRpcRequest, session: LegacySession, io: RequestIO): Promise<Reply> {
+  dispatchLegacy(req: JsonRpcRequest, session: LegacySession, io: RequestIO): Reply | Promise<Reply> {
     if (!this.telemetry.on) return this.handleLegacy(req, session, io);
     const t = this.telemetry.begin(req, {
       era: 'legacy',
@@ -230,45 +230,52 @@ export class ContextServer implements ServerEndpoint {
     return { kind: 'reply', message: success(req.id, this.modernResult(req, produced)) };
   }
 
-  /** A legacy request on a session (stdio, HTTP session, or a throwaway one for stateless HTTP). */
-  async handleLegacy(
+  /**
+   * A legacy request on a session (stdio, HTTP session, or a throwaway one for stateless HTTP). Not
+   * async: a handler that answers synchronously gets its reply back the same way.
+   */
+  handleLegacy(
     req: JsonRpcRequest,
     session: LegacySession,
     io: RequestIO,
     telemetry?: RequestTelemetry,
-  ): Promise<Reply> {
+  ): Reply | Promise<Reply> {
     try {
-      let result: JsonObject;
       switch (req.method) {
         case 'initialize':
-          result = initialize(this.core, session, req.params);
-          break;
+          return this.legacyReply(req, initialize(this.core, session, req.params));
         case 'ping':
-          result = {};
-          break;
+          return this.legacyReply(req, {});
         case 'logging/setLevel':
-          result = this.setLevel(session, req.params);
-          break;
+          return this.legacyReply(req, this.setLevel(session, req.params));
         case 'resources/subscribe':
         case 'resources/unsubscribe':
-          result = await this.subscription(session, req, io);
-          break;
+          return this.subscription(session, req, io).then(
+            (result) => this.legacyReply(req, result),
+            (e: unknown) => this.errorReply(req, e),
+          );
         default: {
           const handler = this.shared.get(req.method);
           if (!handler) throw ProtocolError.methodNotFound(req.method);
           const scope = session.scope(req.params);
           if (telemetry) attachTelemetry(scope, telemetry);
-          const produced = await handler(req, scope, io);
-          if (isOutcome(produced) && produced.kind === 'task') throw ProtocolError.internal('A task on legacy');
-          result = withoutResultType(
-            !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result,
-          );
+          const produced = handler(req, scope, io);
+          if (produced instanceof Promise) {
+            return produced.then(
+              (p) => this.legacyReply(req, legacyResult(p)),
+              (e: unknown) => this.errorReply(req, e),
+            );
+          }
+          return this.legacyReply(req, legacyResult(produced));
         }
       }
-      return { kind: 'reply', message: success(req.id, result) };
     } catch (e) {
       return this.errorReply(req, e);
     }
+  }
+
+  private legacyReply(req: JsonRpcRequest, result: JsonObject): Reply {
+    return { kind: 'reply', message: success(req.id, result) };
   }
 
   private modernResult(req: JsonRpcRequest, produced: Produced): JsonObject {
@@ -380,6 +387,14 @@ function missingEnvelope(req: JsonRpcRequest, message: string): Reply {
 }
 
 /** Legacy revisions have no resultType; a handler's stray one is not passed on. */
+/** What a legacy client gets from a shared handler: the value, without the 2026 `resultType`; never a task. */
+function legacyResult(produced: Produced): JsonObject {
+  if (isOutcome(produced) && produced.kind === 'task') throw ProtocolError.internal('A task on legacy');
+  return withoutResultType(
+    !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result,
+  );
+}
+
 function withoutResultType(result: JsonObject): JsonObject {
   if (!('resultType' in result)) return result;
   const { resultType: _dropped, ...rest } = result;

@@ -13,7 +13,8 @@ import type { LegacyVersion } from '../protocol/versions';
 import type { AskRun, EngineDeps } from './ask-engine';
 import { telemetryOf } from './request-telemetry-of';
 
-export async function runLegacy<T>(deps: EngineDeps, r: AskRun<T>): Promise<T> {
+/** The handler's value; synchronously when it returns without awaiting and asks nothing (the common call). */
+export function runLegacy<T>(deps: EngineDeps, r: AskRun<T>): T | Promise<T> {
   const port = new LegacyAskPort({
     capabilities: r.scope.clientCapabilities,
     protocolVersion: r.scope.protocolVersion as LegacyVersion,
@@ -24,10 +25,29 @@ export async function runLegacy<T>(deps: EngineDeps, r: AskRun<T>): Promise<T> {
     telemetry: telemetryOf(r.scope)?.legacyAsks(),
   });
   const state = new StateBag();
+  let first: T | Promise<T>;
+  try {
+    first = r.run(port, state, r.io, { round: 1, completes: () => true });
+  } catch (e) {
+    return moreRounds(deps, r, port, state, Promise.reject(e));
+  }
+  return first instanceof Promise ? moreRounds(deps, r, port, state, first) : first;
+}
+
+/**
+ * The first attempt's settlement, then more: a legacy flow is one round, unless a low-level
+ * handler's InputRequired makes more (answered here, on the held connection).
+ */
+async function moreRounds<T>(
+  deps: EngineDeps,
+  r: AskRun<T>,
+  port: LegacyAskPort,
+  state: StateBag,
+  attempt: Promise<T>,
+): Promise<T> {
   for (let round = 1; ; round++) {
     try {
-      // A legacy flow is one round, unless a low-level handler's InputRequired makes more.
-      return await r.run(port, state, r.io, { round, completes: () => true });
+      return await attempt;
     } catch (e) {
       if (!(e instanceof InputRequired)) throw e;
       if (round > deps.legacyMaxInputRounds) {
@@ -37,6 +57,8 @@ export async function runLegacy<T>(deps: EngineDeps, r: AskRun<T>): Promise<T> {
       }
       port.input = await answerOnLegacy(port, e);
     }
+    const next = round + 1;
+    attempt = (async () => r.run(port, state, r.io, { round: next, completes: () => true }))();
   }
 }
 

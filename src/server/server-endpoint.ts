@@ -73,7 +73,7 @@ export interface ServerEndpoint {
    */
   dispatchModern(req: JsonRpcRequest, io: RequestIO): ListenStream | Reply | Promise<Reply>;
   /** A legacy request on its session (stdio, an HTTP session, or a throwaway one for stateless HTTP). */
-  dispatchLegacy(req: JsonRpcRequest, session: LegacySession, io: RequestIO): Promise<Reply>;
+  dispatchLegacy(req: JsonRpcRequest, session: LegacySession, io: RequestIO): Reply | Promise<Reply>;
   /** A client notification on a legacy session (cancellation is the transport's business). */
   legacyNotification(n: JsonRpcNotification, session: LegacySession): void;
   /**

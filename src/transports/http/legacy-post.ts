@@ -18,6 +18,7 @@ import { isLegacyVersion, type LegacyVersion } from '../../protocol/versions';
 import { LegacySession } from '../../server/legacy-session';
 import { StoreUnavailableError } from '../../state/store-unavailable';
 import type { RequestIO } from '../../server/request-io';
+import type { Reply } from '../../server/server-endpoint';
 import type { EndpointContext, Exchange } from './endpoint-context';
 import { header, type HeaderBag, type ResponseSink } from './http-exchange';
 import type { HttpSession } from './http-session';
@@ -85,7 +86,7 @@ export async function legacyInitialize(
     principal: ex.principal,
     transport: 'http',
   };
-  const reply = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session.legacy, io));
+  const reply = await ctx.inflight.track(Promise.resolve(ctx.server.dispatchLegacy(req, session.legacy, io)));
   if (!('result' in reply.message)) ctx.sessions.delete(session.id);
   const headers =
     'result' in reply.message ? { ...ex.responseHeaders, [SESSION_HEADER]: session.id } : ex.responseHeaders;
@@ -119,15 +120,15 @@ function sendSessionRefusal(
 }
 
 /** A request on a session: JSON, or SSE (resumable, primed on 2025-11-25) once something precedes the reply. */
-export async function sessionRequest(
+export function sessionRequest(
   ctx: EndpointContext,
   session: HttpSession,
   req: JsonRpcRequest,
   res: ResponseSink,
   ex: Exchange,
-): Promise<void> {
+): Promise<void> | undefined {
   if (session.inflight.has(req.id)) {
-    return sendError(
+    sendError(
       res,
       400,
       req.id,
@@ -135,6 +136,7 @@ export async function sessionRequest(
       `Request id ${String(req.id)} is already in flight`,
       ex.responseHeaders,
     );
+    return undefined;
   }
   const streamId = session.newStreamId('post');
   const primeRetryMs = session.legacy.protocolVersion === '2025-11-25' ? ctx.options.sseRetryMs : undefined;
@@ -142,22 +144,37 @@ export async function sessionRequest(
     headers: ex.responseHeaders,
     resumable: { store: ctx.store, streamId, primeRetryMs, onStart: (s) => session.streams.set(streamId, s) },
   });
-  const io = new SessionRequestIO(session, reply, ex.principal);
+  const io = new SessionRequestIO(session, reply, req.id, streamId, ex.principal);
   session.inflight.set(req.id, io);
+  let answer: Reply | Promise<Reply>;
+  try {
+    answer = ctx.server.dispatchLegacy(req, session.legacy, io);
+  } catch (e) {
+    io.release();
+    throw e;
+  }
+  // A synchronous handler's reply goes out now: nothing is in flight across a tick.
+  if (answer instanceof Promise) return answerLater(ctx, io, reply, answer);
+  const sending = send(ctx, io, reply, answer);
+  if (sending) return sending.finally(() => io.release());
+  io.release();
+  return undefined;
+}
+
+async function answerLater(ctx: EndpointContext, io: SessionRequestIO, reply: ReplyStream, answer: Promise<Reply>) {
   ctx.inflight.enter(io);
   try {
-    const answer = await ctx.server.dispatchLegacy(req, session.legacy, io);
-    // A request the client cancelled gets no response (stdio and sessionless HTTP likewise).
-    if (io.aborted) await reply.end();
-    else await reply.finish(answer.message, replyStatus(answer, 'legacy'), replyHeaders(answer, rs(ctx)));
+    await send(ctx, io, reply, await answer);
   } finally {
     ctx.inflight.leave(io);
     io.release();
-    session.inflight.delete(req.id);
-    // Finished streams are resumed from the event store alone.
-    session.streams.delete(streamId);
-    session.touch();
   }
+}
+
+/** The reply; a request the client cancelled gets none (stdio and sessionless HTTP likewise). */
+function send(ctx: EndpointContext, io: SessionRequestIO, reply: ReplyStream, answer: Reply): Promise<void> | void {
+  if (io.aborted) return reply.end();
+  return reply.finish(answer.message, replyStatus(answer, 'legacy'), replyHeaders(answer, rs(ctx)));
 }
 
 /** A request without session and without initialize: served once, with no channel for asks. */
@@ -181,7 +198,7 @@ export async function statelessRequest(
     principal: ex.principal,
     transport: 'http',
   };
-  const answer = await ctx.inflight.track(ctx.server.dispatchLegacy(req, session, io), controller);
+  const answer = await ctx.inflight.track(Promise.resolve(ctx.server.dispatchLegacy(req, session, io)), controller);
   if (!controller.signal.aborted) {
     await reply.finish(answer.message, replyStatus(answer, 'legacy'), replyHeaders(answer, rs(ctx)));
   }
@@ -235,7 +252,8 @@ export async function legacyBatch(
         principal: ex.principal,
       };
       try {
-        return (await ctx.inflight.track(ctx.server.dispatchLegacy(req, session, io), controller)).message;
+        const answer = Promise.resolve(ctx.server.dispatchLegacy(req, session, io));
+        return (await ctx.inflight.track(answer, controller)).message;
       } finally {
         http?.inflight.delete(req.id);
       }

@@ -5,7 +5,7 @@
  */
 import type { ClientRequester } from '../../context/legacy-port';
 import type { Principal } from '../../context/principal';
-import type { JsonRpcNotification } from '../../protocol/jsonrpc';
+import type { JsonRpcNotification, RequestId } from '../../protocol/jsonrpc';
 import type { RequestIO } from '../../server/request-io';
 import type { HttpSession } from './http-session';
 import type { Abortable } from './inflight';
@@ -22,6 +22,8 @@ export class SessionRequestIO implements RequestIO, Abortable {
   constructor(
     private readonly session: HttpSession,
     private readonly reply: ReplyStream,
+    private readonly requestId: RequestId,
+    private readonly streamId: string,
     readonly principal: Principal | undefined,
   ) {}
 
@@ -62,9 +64,16 @@ export class SessionRequestIO implements RequestIO, Abortable {
     return controller;
   }
 
-  /** The request is over: its closer goes (the controller itself is garbage with this object). */
+  /**
+   * The request is over: the session forgets it (a finished stream is resumed from the event store
+   * alone) and its closer goes (the controller itself is garbage with this object).
+   */
   release(): void {
     this.running = false;
     if (this.controller) unregisterStreamCloser(this.controller.signal);
+    const session = this.session;
+    session.inflight.delete(this.requestId);
+    session.streams.delete(this.streamId);
+    session.touch();
   }
 }

@@ -19,7 +19,7 @@ describe('SessionRequestIO (the lazy IO of a legacy session request)', () => {
   const session = () => new HttpSession('sid', undefined, new InMemoryEventStore());
 
   it('an abort before anyone read the signal is seen by a later read, with its reason', () => {
-    const io = new SessionRequestIO(session(), fakeReply().reply, undefined);
+    const io = new SessionRequestIO(session(), fakeReply().reply, 7, 'sid.post1', undefined);
     expect(io.aborted).toBe(false);
     io.abort(new Error('cancelled by the client'));
     expect(io.aborted).toBe(true);
@@ -29,7 +29,7 @@ describe('SessionRequestIO (the lazy IO of a legacy session request)', () => {
 
   it('the signal it hands out closes the SSE stream early until the request is released', async () => {
     const r = fakeReply();
-    const io = new SessionRequestIO(session(), r.reply, undefined);
+    const io = new SessionRequestIO(session(), r.reply, 7, 'sid.post1', undefined);
     const signal = io.signal;
     expect(io.signal).toBe(signal); // one controller per request
     await expect(closeSseStream(signal)).resolves.toBe(true);
@@ -42,7 +42,7 @@ describe('SessionRequestIO (the lazy IO of a legacy session request)', () => {
   it('notifications stop once aborted; session notifications go to the GET stream once the request is over', () => {
     const s = session();
     const r = fakeReply();
-    const io = new SessionRequestIO(s, r.reply, undefined);
+    const io = new SessionRequestIO(s, r.reply, 7, 'sid.post1', undefined);
     const get = fakeReply();
     s.getStream = get.reply;
     io.notify({ jsonrpc: '2.0', method: 'notifications/progress' });
@@ -52,7 +52,7 @@ describe('SessionRequestIO (the lazy IO of a legacy session request)', () => {
     io.release();
     io.notifySession({ jsonrpc: '2.0', method: 'notifications/elicitation/complete' });
     expect(get.pushed).toHaveLength(1);
-    const aborted = new SessionRequestIO(s, r.reply, undefined);
+    const aborted = new SessionRequestIO(s, r.reply, 7, 'sid.post1', undefined);
     aborted.abort();
     aborted.notify({ jsonrpc: '2.0', method: 'notifications/progress' });
     aborted.notifySession({ jsonrpc: '2.0', method: 'notifications/elicitation/complete' });
@@ -60,9 +60,22 @@ describe('SessionRequestIO (the lazy IO of a legacy session request)', () => {
     expect(get.pushed).toHaveLength(2);
   });
 
+  it('release: the session forgets the request and its stream, and counts it as activity', () => {
+    const s = session();
+    const r = fakeReply();
+    const io = new SessionRequestIO(s, r.reply, 7, 'sid.post1', undefined);
+    s.inflight.set(7, io);
+    s.streams.set('sid.post1', r.reply);
+    s.lastSeen = 0;
+    io.release();
+    expect(s.inflight.has(7)).toBe(false);
+    expect(s.streams.has('sid.post1')).toBe(false);
+    expect(s.lastSeen).toBeGreaterThan(0);
+  });
+
   it('the requester is made once, on first use, and writes on the request stream', () => {
     const r = fakeReply();
-    const io = new SessionRequestIO(session(), r.reply, undefined);
+    const io = new SessionRequestIO(session(), r.reply, 7, 'sid.post1', undefined);
     expect(io.requester).toBe(io.requester);
     void io.requester('roots/list', {}, { signal: io.signal, timeoutMs: 1000 }).catch(() => undefined);
     expect(r.pushed).toEqual([expect.objectContaining({ method: 'roots/list' })]);
