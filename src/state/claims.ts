@@ -83,7 +83,9 @@ export function writeClaims(d: ClaimsDraft, into: Buffer, offset: number): void 
   let at = offset;
   into[at++] = CLAIMS_VERSION;
   into[at++] = (d.pt === undefined ? 0 : FLAG_PRINCIPAL) | (d.payloadJson === undefined ? 0 : FLAG_PAYLOAD);
-  at += d.jti.copy(into, at, 0, TOKEN_ID_BYTES);
+  // Every byte of the (unsafely allocated) token is written: a short id must not leave old memory in it.
+  if (d.jti.length !== TOKEN_ID_BYTES) throw new RangeError(`token id must be ${TOKEN_ID_BYTES} bytes`);
+  at += d.jti.copy(into, at);
   at = into.writeDoubleBE(d.iat, at);
   at = into.writeDoubleBE(d.exp, at);
   at = into.writeDoubleBE(d.fst, at);

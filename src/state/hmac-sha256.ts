@@ -28,10 +28,12 @@ export class HmacSha256 {
     block.fill(0);
   }
 
-  /** HMAC of `padded` minus its first HMAC_BLOCK bytes, which this overwrites with the padded key. */
+  /** HMAC of `padded` minus its first HMAC_BLOCK bytes, which this uses for the padded key and leaves zeroed. */
   sign(padded: Buffer): Buffer {
     this.innerPad.copy(padded, 0);
     hash('sha256', padded, 'buffer').copy(this.outer, HMAC_BLOCK);
+    // The padded key is as good as the key: it must not linger in a pooled buffer after use.
+    padded.fill(0, 0, HMAC_BLOCK);
     return hash('sha256', this.outer, 'buffer');
   }
 

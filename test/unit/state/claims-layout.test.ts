@@ -183,3 +183,9 @@ describe('HmacSha256', () => {
     }
   });
 });
+
+test('signing leaves no padded key behind in the caller buffer', () => {
+  const padded = Buffer.concat([Buffer.alloc(64, 0xaa), Buffer.from('message')]);
+  new HmacSha256(Buffer.alloc(32, 1)).sign(padded);
+  expect(padded.subarray(0, 64).every((b) => b === 0)).toBe(true);
+});
