@@ -72,49 +72,56 @@ export function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Outcome<T> | Pro
   }
   // A first round opens without I/O: no promise to wait for.
   const opening = openRound(deps, r);
-  return opening instanceof Promise ? opening.then((round) => runOpened(deps, r, round)) : runOpened(deps, r, opening);
+  if (opening instanceof Promise || opening.continues) return runFlowRound(deps, r, opening);
+  const hold = new FlowHold(deps, opening.flow, r.io);
+  const attempt = startRound(deps, r, opening, hold);
+  // Settled here: the handler returned without awaiting and asked nothing; no flow is held.
+  if (attempt.settled?.ok && attempt.port.pending.length === 0 && !hold.held) {
+    return { kind: 'complete', value: attempt.settled.value };
+  }
+  return finishFirstRound(attempt, hold);
 }
 
 function completed<T>(value: T): Outcome<T> {
   return { kind: 'complete', value };
 }
 
-function runOpened<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound): Outcome<T> | Promise<Outcome<T>> {
-  const hold = new FlowHold(deps, round.flow, r.io);
-  if (round.continues) return runContinued(deps, r, round, hold);
-  const outcome = runRound(deps, r, round, hold);
-  // A one-round call that settled synchronously holds nothing (only a claim holds, and it awaits).
-  return outcome instanceof Promise ? released(outcome, hold) : outcome;
+/*
+ * The rounds that await: one async frame around the attempt, as before the synchronous path. (Chaining
+ * the same steps through `.then` callbacks kept each request's objects alive across more young-generation
+ * GCs: 2.3× the bytes promoted per MRTR request, 1.27× its CPU.)
+ */
+
+async function finishFirstRound<T>(attempt: RoundAttempt<T>, hold: FlowHold): Promise<Outcome<T>> {
+  try {
+    return await attempt.settle();
+  } finally {
+    if (hold.held) await hold.release();
+  }
 }
 
-async function runContinued<T>(
+async function runFlowRound<T>(
   deps: EngineDeps,
   r: AskRun<T>,
-  round: OpenedRound,
-  hold: FlowHold,
+  opening: OpenedRound | Promise<OpenedRound>,
 ): Promise<Outcome<T>> {
-  telemetryOf(r.scope)?.continueFlow(hold.flowId, round.flow.firstSpan);
-  // Claim before running anything: a flow that completed answers with its first result.
-  const done = await hold.claim();
-  if (done) return { kind: 'complete', value: done.result as T };
-  return released(runRound(deps, r, round, hold), hold);
-}
-
-async function released<T>(outcome: Outcome<T> | Promise<Outcome<T>>, hold: FlowHold): Promise<Outcome<T>> {
+  const round = opening instanceof Promise ? await opening : opening;
+  const hold = new FlowHold(deps, round.flow, r.io);
+  if (round.continues) {
+    telemetryOf(r.scope)?.continueFlow(hold.flowId, round.flow.firstSpan);
+    // Claim before running anything: a flow that completed answers with its first result.
+    const done = await hold.claim();
+    if (done) return { kind: 'complete', value: done.result as T };
+  }
   try {
-    return await outcome;
+    return await startRound(deps, r, round, hold).settle();
   } finally {
     if (hold.held) await hold.release(); // a one-round call holds nothing: no promise to wait for
   }
 }
 
-/** One attempt of a 2026 round, with the flow held. */
-function runRound<T>(
-  deps: EngineDeps,
-  r: AskRun<T>,
-  round: OpenedRound,
-  hold: FlowHold,
-): Outcome<T> | Promise<Outcome<T>> {
+/** Runs one attempt of a 2026 round, with the flow held: the handler is called now, settled later. */
+function startRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, hold: FlowHold): RoundAttempt<T> {
   const { flow, incoming, lowLevel } = round;
   const telemetry = telemetryOf(r.scope);
   const lint = deps.replayLint === 'off' ? undefined : new DryReplay(flow, incoming, lowLevel, hold.ledger());
@@ -129,38 +136,45 @@ function runRound<T>(
   );
   const state = new StateBag(initialState(flow));
   const info = new PortAttempt(flow.round, port);
-  let value: T | Promise<T>;
+  const attempt = new RoundAttempt(deps, r, round, hold, port, state, lint);
   try {
-    value = lint ? watchEffects(lint.effects, () => r.run(port, state, r.io, info)) : r.run(port, state, r.io, info);
+    const value = lint
+      ? watchEffects(lint.effects, () => r.run(port, state, r.io, info))
+      : r.run(port, state, r.io, info);
+    if (value instanceof Promise) attempt.pending = value;
+    else attempt.settled = { ok: true, value };
   } catch (error) {
-    return new RoundAttempt(deps, r, round, hold, port, state, lint).settle({ ok: false, error });
+    attempt.settled = { ok: false, error };
   }
-  if (value instanceof Promise) {
-    const attempt = new RoundAttempt(deps, r, round, hold, port, state, lint);
-    return value.then(attempt.fulfilled, attempt.rejected);
-  }
-  // Settled here: the handler returned without awaiting and asked nothing; no flow is held.
-  if (port.pending.length === 0 && !hold.held && !round.continues) return { kind: 'complete', value };
-  return new RoundAttempt(deps, r, round, hold, port, state, lint).settle({ ok: true, value });
+  return attempt;
 }
 
-/** What follows one attempt (a class: the two callbacks of a promise without closures per round). */
+/** One attempt and what follows it: complete, or seal the next round. */
 class RoundAttempt<T> {
   constructor(
     private readonly deps: EngineDeps,
     private readonly r: AskRun<T>,
     private readonly round: OpenedRound,
     private readonly hold: FlowHold,
-    private readonly port: ReplayAskPort,
+    readonly port: ReplayAskPort,
     private readonly state: StateBag,
     private readonly lint: DryReplay | undefined,
   ) {}
 
-  readonly fulfilled = (value: T): Promise<Outcome<T>> => this.settle({ ok: true, value });
-  readonly rejected = (error: unknown): Promise<Outcome<T>> => this.settle({ ok: false, error });
+  /** The handler's value or throw when it came back synchronously; else its promise. */
+  settled?: Settled<T>;
+  pending?: Promise<T>;
 
-  async settle(attempt: Settled<T>): Promise<Outcome<T>> {
+  async settle(): Promise<Outcome<T>> {
     const { deps, r, round, hold, port, state, lint } = this;
+    let attempt = this.settled;
+    if (!attempt) {
+      try {
+        attempt = { ok: true, value: await this.pending! };
+      } catch (error) {
+        attempt = { ok: false, error };
+      }
+    }
     const { flow } = round;
     const telemetry = telemetryOf(r.scope);
     if (!attempt.ok && attempt.error instanceof ProtocolError) throw attempt.error;
