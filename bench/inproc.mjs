@@ -6,6 +6,8 @@
 //
 //   node bench/inproc.mjs [--proc ours-fixed] [--kind call|mrtr|session] [--n 40000] [--rounds 5] [--base bench/out/base/cjs]
 //
+// --alloc with PROMOTED_ONLY=1 samples only what survives a young-generation GC (what gets promoted).
+//
 // Each round runs in a fresh child process pinned to CPU 0; with --base, rounds alternate between
 // the current dist/cjs ("new") and the saved copy ("base"), and the per-round ratios are printed.
 import { spawnSync } from 'node:child_process';
@@ -34,7 +36,7 @@ if (a.alloc) {
   const session = new Session();
   session.connect();
   const m = await measure(async (run) => {
-    await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.PROMOTED_ONLY !== '1' });
     await run();
     return (await session.post('HeapProfiler.stopSampling')).profile;
   });
