@@ -75,7 +75,8 @@ export class FlowHold implements OnceLedger {
         case 'full':
           this.deps.logger.warn('flow store full: round refused', { flowId: this.flowId });
           throw ProtocolError.internal(
-            'The server is tracking too many unfinished flows (maxTrackedFlows); retry later',
+            'The server is tracking as many flows as maxTrackedFlows allows (a completed flow is kept until ' +
+              'its requestState expires, so a retry gets its result); retry later',
           );
         case 'busy':
           if (this.io.signal.aborted || Date.now() + delay > giveUpAt) {

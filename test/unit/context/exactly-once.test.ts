@@ -172,7 +172,7 @@ describe('2026: exactly once whatever the client resends', () => {
     const second = await client.raw('tools/call', { name: 'catcher', arguments: {} });
     expect('error' in second && second.error).toMatchObject({
       code: -32603,
-      message: expect.stringMatching(/maxTrackedFlows/),
+      message: expect.stringMatching(/maxTrackedFlows.*completed flow is kept until its requestState expires/),
     });
     // The tracked flow goes on, and a call that needs no next round is not affected.
     const state = 'result' in first ? (first.result.requestState as string) : '';
