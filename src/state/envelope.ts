@@ -61,15 +61,17 @@ export function sealEnvelope(
   }
   const { salt, aesKey } = tokenKeys.forSeal(key);
   const iv = random(IV_BYTES);
-  const plain = Buffer.allocUnsafe(claimsBytes);
-  writeClaims(claims, plain, 0);
   const out = Buffer.allocUnsafe(AEAD_HEADER_BYTES + claimsBytes + GCM_TAG_BYTES);
   key.kid.copy(out, 0);
   salt.copy(out, KID_BYTES);
   iv.copy(out, KID_BYTES + SALT_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', aesKey, iv, { authTagLength: GCM_TAG_BYTES });
+  // The claims are written where their ciphertext goes, then overwritten by it: no plaintext buffer.
+  const body = out.subarray(AEAD_HEADER_BYTES, AEAD_HEADER_BYTES + claimsBytes);
+  writeClaims(claims, body, 0);
+  // GCM's tag is 16 bytes unless asked otherwise; the decipher pins the length it accepts.
+  const cipher = createCipheriv('aes-256-gcm', aesKey, iv);
   cipher.setAAD(aeadAad(out));
-  cipher.update(plain).copy(out, AEAD_HEADER_BYTES);
+  cipher.update(body).copy(body);
   cipher.final(); // GCM: no further output
   cipher.getAuthTag().copy(out, AEAD_HEADER_BYTES + claimsBytes);
   return prefix + out.toString('base64url');

@@ -6,7 +6,7 @@
  * has probability below 2^-65), however many tokens the process mints. Deriving once per salt
  * instead of once per token takes an HMAC off every seal and, through the cache, every open.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import type { DerivedStateKey } from './key-ring';
 
 export const SALT_BYTES = 16;
@@ -18,19 +18,20 @@ const MAX_OPEN_KEYS = 4096;
 const TOKEN_KEY_INFO = Buffer.from('omc/request-state/v1e/token-key');
 const EXPAND_BLOCK_1 = Buffer.from([1]);
 
+/** Derived keys are KeyObjects: made once per salt, and a cipher takes one without re-reading key bytes. */
 export interface SealingKey {
   readonly salt: Buffer;
-  readonly aesKey: Buffer;
+  readonly aesKey: KeyObject;
 }
 
 export interface OpeningKey {
-  readonly aesKey: Buffer;
+  readonly aesKey: KeyObject;
   readonly remember: () => void;
 }
 
 export class TokenKeys {
   private sealing: { ring: DerivedStateKey; key: SealingKey; left: number; open: OpeningKey } | undefined;
-  private readonly opened = new Map<string, Buffer>();
+  private readonly opened = new Map<string, KeyObject>();
 
   constructor(private readonly random: (n: number) => Buffer) {}
 
@@ -72,6 +73,9 @@ function noop(): void {}
  * HKDF-Expand(encKey, info ‖ salt, 32), which for one block is HMAC(encKey, info ‖ salt ‖ 0x01).
  * encKey is already an HKDF output (a pseudorandom key), so the Extract step adds nothing.
  */
-function deriveTokenKey(ring: DerivedStateKey, salt: Buffer): Buffer {
-  return createHmac('sha256', ring.encKey).update(TOKEN_KEY_INFO).update(salt).update(EXPAND_BLOCK_1).digest();
+function deriveTokenKey(ring: DerivedStateKey, salt: Buffer): KeyObject {
+  const bytes = createHmac('sha256', ring.encKey).update(TOKEN_KEY_INFO).update(salt).update(EXPAND_BLOCK_1).digest();
+  const key = createSecretKey(bytes);
+  bytes.fill(0); // the KeyObject holds its own copy
+  return key;
 }

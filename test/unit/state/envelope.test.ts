@@ -94,7 +94,7 @@ describe.each(MODES)('envelope in %s mode', (_mode, encrypt) => {
     if (encrypt) {
       const decipher = jest.spyOn(nodeCrypto, 'createDecipheriv');
       await subject.open(token, binding());
-      expect(decipher).toHaveBeenCalledWith('aes-256-gcm', expect.any(Buffer), expect.any(Buffer), {
+      expect(decipher).toHaveBeenCalledWith('aes-256-gcm', expect.any(nodeCrypto.KeyObject), expect.any(Buffer), {
         authTagLength: 16,
       });
       return;
@@ -108,6 +108,17 @@ describe.each(MODES)('envelope in %s mode', (_mode, encrypt) => {
     await expect(refusalOf(subject.open(joinToken(prefix, bytes), binding()))).resolves.toBe('bad_mac');
     expect(equal.mock.calls.length).toBe(callsForValid + 1);
     expect(equal.mock.results.at(-1)?.value).toBe(false);
+  });
+});
+
+describe('AES-GCM plaintext (A9)', () => {
+  it('leaves no plaintext claims in the shared Buffer pool after sealing', () => {
+    const subject = codec({ encryptRequestState: true });
+    const marker = `SECRET-${nodeCrypto.randomUUID()}`;
+    subject.seal({ note: marker }, binding());
+    // Small Buffers are slices of one pooled ArrayBuffer; a plaintext copy there would outlive the seal.
+    const pool = Buffer.from(Buffer.allocUnsafe(1).buffer);
+    expect(pool.includes(marker)).toBe(false);
   });
 });
 
