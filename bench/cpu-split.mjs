@@ -1,0 +1,65 @@
+// Where a server's CPU per request goes over sockets: user vs kernel time (from /proc, every thread),
+// and how often the load generator had to be woken per response (its voluntary context switches).
+// A response that wakes a sleeping load generator costs the server's `writev` a cross-CPU wake-up,
+// which on this VM is dear; the kernel share of a scenario follows that rate. Asserts nothing.
+//
+//   node bench/cpu-split.mjs [--proc ours-mrtr-aes] [--kind mrtr] [--runs 3] [--seconds 5]
+//   node bench/cpu-split.mjs --proc ours-echo --kind session
+//
+// Each run starts a fresh server (pinned to CPU 0 like bench.mjs), warms it for 2 s, then measures.
+import { readFileSync, readdirSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { PROCESSES, ECHO } from './lib/targets.mjs';
+import { pinSelf, startServer, stopServer, waitUntil } from './lib/procs.mjs';
+import { runLoad } from './lib/load.mjs';
+import { prepare } from './lib/prepare.mjs';
+import { listening } from './lib/wire.mjs';
+
+const { values: a } = parseArgs({ options: {
+  proc: { type: 'string', default: 'ours-mrtr-aes' }, kind: { type: 'string', default: 'mrtr' },
+  runs: { type: 'string', default: '3' }, seconds: { type: 'string', default: '5' },
+} });
+const CLK_TCK = 100;
+const US_PER_TICK = 1e6 / CLK_TCK;
+
+/** user and system ticks summed over the process's threads. */
+function ticks(pid) {
+  let user = 0, system = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    user += Number(f[11]);
+    system += Number(f[12]);
+  }
+  return { user, system };
+}
+
+function sleeps(pid) {
+  return Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+}
+
+const p = PROCESSES[a.proc];
+if (!p) throw new Error(`unknown --proc ${a.proc}`);
+const spec = { kind: a.kind, label: a.proc, call: a.kind === 'mrtr' ? undefined : ECHO, expectText: 'hello' };
+const seconds = Number(a.seconds);
+pinSelf(1);
+for (let run = 1; run <= Number(a.runs); run++) {
+  const child = startServer(p.file, { ...p.env, PORT: String(p.port) });
+  try {
+    await waitUntil(() => listening(p.port), { what: a.proc, child });
+    const prepared = await prepare(spec, p.port);
+    const common = { port: p.port, pid: child.pid, prepared, connections: 32 };
+    await runLoad(spec, { ...common, seconds: 2, record: false });
+    const t0 = ticks(child.pid), w0 = sleeps(process.pid);
+    const r = await runLoad(spec, { ...common, seconds });
+    const t1 = ticks(child.pid), w1 = sleeps(process.pid);
+    const requests = r.rps * seconds;
+    const per = (d) => ((d * US_PER_TICK) / requests).toFixed(1);
+    console.log(
+      `${a.proc} ${a.kind} run ${run}: ${Math.round(r.rps)} req/s; server user ${per(t1.user - t0.user)} + ` +
+        `kernel ${per(t1.system - t0.system)} µs/req; load generator woken ${((w1 - w0) / requests).toFixed(2)}× per response; mismatches ${r.mismatches}, non-2xx ${r.non2xx}`,
+    );
+  } finally {
+    await stopServer(child);
+  }
+}
