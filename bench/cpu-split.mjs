@@ -34,6 +34,12 @@ function ticks(pid) {
   return { user, system };
 }
 
+/** Read and write syscalls so far (/proc/<pid>/io): a request split over two reads shows here. */
+function syscalls(pid) {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  return { reads: Number(/syscr:\s+(\d+)/.exec(io)[1]), writes: Number(/syscw:\s+(\d+)/.exec(io)[1]) };
+}
+
 function sleeps(pid) {
   return Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 }
@@ -50,14 +56,15 @@ for (let run = 1; run <= Number(a.runs); run++) {
     const prepared = await prepare(spec, p.port);
     const common = { port: p.port, pid: child.pid, prepared, connections: 32 };
     await runLoad(spec, { ...common, seconds: 2, record: false });
-    const t0 = ticks(child.pid), w0 = sleeps(process.pid);
+    const t0 = ticks(child.pid), w0 = sleeps(process.pid), io0 = syscalls(child.pid);
     const r = await runLoad(spec, { ...common, seconds });
-    const t1 = ticks(child.pid), w1 = sleeps(process.pid);
+    const t1 = ticks(child.pid), w1 = sleeps(process.pid), io1 = syscalls(child.pid);
     const requests = r.rps * seconds;
     const per = (d) => ((d * US_PER_TICK) / requests).toFixed(1);
     console.log(
       `${a.proc} ${a.kind} run ${run}: ${Math.round(r.rps)} req/s; server user ${per(t1.user - t0.user)} + ` +
-        `kernel ${per(t1.system - t0.system)} µs/req; load generator woken ${((w1 - w0) / requests).toFixed(2)}× per response; mismatches ${r.mismatches}, non-2xx ${r.non2xx}`,
+        `kernel ${per(t1.system - t0.system)} µs/req; ${((io1.reads - io0.reads) / requests).toFixed(2)} reads and ` +
+        `${((io1.writes - io0.writes) / requests).toFixed(2)} writes per request; load generator woken ${((w1 - w0) / requests).toFixed(2)}× per response; mismatches ${r.mismatches}, non-2xx ${r.non2xx}`,
     );
   } finally {
     await stopServer(child);
