@@ -3,12 +3,20 @@
 // A response that wakes a sleeping load generator costs the server's `writev` a cross-CPU wake-up,
 // which on this VM is dear; the kernel share of a scenario follows that rate. Asserts nothing.
 //
-//   node bench/cpu-split.mjs [--proc ours-mrtr-aes] [--kind mrtr] [--runs 3] [--seconds 5]
+//   node bench/cpu-split.mjs [--proc ours-mrtr-aes] [--kind mrtr] [--runs 3] [--seconds 5] [--gc]
 //   node bench/cpu-split.mjs --proc ours-echo --kind session
 //
 // Each run starts a fresh server (pinned to CPU 0 like bench.mjs), warms it for 2 s, then measures.
+// The server's CPU is split into its main thread and the rest (V8's GC helper threads, libuv's pool).
+// --gc runs the server with --trace-gc-nvp and prints, for the measured window, the share of each
+// young generation that survived its scavenge, scavenge pause per request and the full GCs: a
+// survival that stays in the tens of percent means request objects are being promoted (see
+// bench/profile-notes.md, "Young-generation survival").
+//
+// Set OMC_DIST to measure another build (by default the servers load this checkout's dist/cjs).
 import { readFileSync, readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline';
 import { PROCESSES, ECHO } from './lib/targets.mjs';
 import { pinSelf, startServer, stopServer, waitUntil } from './lib/procs.mjs';
 import { runLoad } from './lib/load.mjs';
@@ -18,20 +26,40 @@ import { listening } from './lib/wire.mjs';
 const { values: a } = parseArgs({ options: {
   proc: { type: 'string', default: 'ours-mrtr-aes' }, kind: { type: 'string', default: 'mrtr' },
   runs: { type: 'string', default: '3' }, seconds: { type: 'string', default: '5' },
+  gc: { type: 'boolean', default: false },
 } });
 const CLK_TCK = 100;
 const US_PER_TICK = 1e6 / CLK_TCK;
 
-/** user and system ticks summed over the process's threads. */
+/** user and system ticks summed over the process's threads; `helpers`: all but the main thread. */
 function ticks(pid) {
-  let user = 0, system = 0;
+  let user = 0, system = 0, helpers = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     user += Number(f[11]);
     system += Number(f[12]);
+    if (tid !== String(pid)) helpers += Number(f[11]) + Number(f[12]);
   }
-  return { user, system };
+  return { user, system, helpers };
+}
+
+/** One --trace-gc-nvp line's fields (`gc=s` is a scavenge, `gc=mc` a full mark-compact). */
+function gcEvent(line) {
+  const field = (name) => /** @type {string | undefined} */ (new RegExp(`\\b${name}=([^ ]+)`).exec(line)?.[1]);
+  const kind = field('gc');
+  return kind ? { kind, pause: Number(field('pause')), allocated: Number(field('allocated') ?? 0), survived: Number(field('new_space_survived') ?? 0) } : undefined;
+}
+
+function gcSummary(lines, requests) {
+  const events = lines.map(gcEvent).filter(Boolean);
+  const scavenges = events.filter((e) => e.kind === 's');
+  const allocated = scavenges.reduce((n, e) => n + e.allocated, 0);
+  const survived = scavenges.reduce((n, e) => n + e.survived, 0);
+  const pause = scavenges.reduce((n, e) => n + e.pause, 0);
+  const full = events.filter((e) => e.kind === 'mc').length;
+  return `young GCs ${scavenges.length}, ${allocated ? ((100 * survived) / allocated).toFixed(1) : '-'} % survived, ` +
+    `scavenge pause ${((pause * 1000) / requests).toFixed(1)} µs/req; full GCs ${full}`;
 }
 
 /** Read and write syscalls so far (/proc/<pid>/io): a request split over two reads shows here. */
@@ -50,22 +78,25 @@ const spec = { kind: a.kind, label: a.proc, call: a.kind === 'mrtr' ? undefined 
 const seconds = Number(a.seconds);
 pinSelf(1);
 for (let run = 1; run <= Number(a.runs); run++) {
-  const child = startServer(p.file, { ...p.env, PORT: String(p.port) });
+  const child = startServer(p.file, { ...p.env, PORT: String(p.port) }, a.gc ? { nodeArgs: ['--trace-gc-nvp'], stdout: 'pipe' } : {});
+  const gcLines = [];
+  if (a.gc) createInterface({ input: child.stdout }).on('line', (l) => gcLines.push(l));
   try {
     await waitUntil(() => listening(p.port), { what: a.proc, child });
     const prepared = await prepare(spec, p.port);
     const common = { port: p.port, pid: child.pid, prepared, connections: 32 };
     await runLoad(spec, { ...common, seconds: 2, record: false });
-    const t0 = ticks(child.pid), w0 = sleeps(process.pid), io0 = syscalls(child.pid);
+    const t0 = ticks(child.pid), w0 = sleeps(process.pid), io0 = syscalls(child.pid), g0 = gcLines.length;
     const r = await runLoad(spec, { ...common, seconds });
-    const t1 = ticks(child.pid), w1 = sleeps(process.pid), io1 = syscalls(child.pid);
+    const t1 = ticks(child.pid), w1 = sleeps(process.pid), io1 = syscalls(child.pid), g1 = gcLines.length;
     const requests = r.rps * seconds;
     const per = (d) => ((d * US_PER_TICK) / requests).toFixed(1);
     console.log(
       `${a.proc} ${a.kind} run ${run}: ${Math.round(r.rps)} req/s; server user ${per(t1.user - t0.user)} + ` +
-        `kernel ${per(t1.system - t0.system)} µs/req; ${((io1.reads - io0.reads) / requests).toFixed(2)} reads and ` +
+        `kernel ${per(t1.system - t0.system)} µs/req (helper threads ${per(t1.helpers - t0.helpers)}); ${((io1.reads - io0.reads) / requests).toFixed(2)} reads and ` +
         `${((io1.writes - io0.writes) / requests).toFixed(2)} writes per request; load generator woken ${((w1 - w0) / requests).toFixed(2)}× per response; mismatches ${r.mismatches}, non-2xx ${r.non2xx}`,
     );
+    if (a.gc) console.log(`  ${gcSummary(gcLines.slice(g0, g1), requests)}`);
   } finally {
     await stopServer(child);
   }

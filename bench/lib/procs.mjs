@@ -17,12 +17,15 @@ export function pinSelf(cpu = 1) {
   if (HAS_TASKSET) safe(() => execFileSync('taskset', ['-pc', String(cpu), String(process.pid)], { stdio: 'ignore' }));
 }
 
-/** Starts a server file with env; `nodeArgs` e.g. --cpu-prof. `ipc` adds a message channel. */
-export function startServer(file, env, { nodeArgs = [], ipc = false } = {}) {
+/**
+ * Starts a server file with env; `nodeArgs` e.g. --cpu-prof. `ipc` adds a message channel;
+ * `stdout: 'pipe'` keeps the server's stdout (e.g. V8's --trace-gc-nvp lines) on `child.stdout`.
+ */
+export function startServer(file, env, { nodeArgs = [], ipc = false, stdout = 'ignore' } = {}) {
   const [cmd, args] = pinned(0, [process.execPath, ...nodeArgs, file]);
   const child = spawn(cmd, args, {
     env: { ...process.env, ...env },
-    stdio: ipc ? ['ignore', 'ignore', 'inherit', 'ipc'] : ['ignore', 'ignore', 'inherit'],
+    stdio: ipc ? ['ignore', stdout, 'inherit', 'ipc'] : ['ignore', stdout, 'inherit'],
   });
   child.once('exit', (code, signal) => { child.exited = { code, signal }; });
   return child;
