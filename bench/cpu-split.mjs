@@ -13,10 +13,16 @@
 // survival that stays in the tens of percent means request objects are being promoted (see
 // bench/profile-notes.md, "Young-generation survival").
 //
+// --env KEY=VALUE (repeatable) adds to the server's environment. With EXTRA=js|hash|hmac|aes the echo
+// tool does one node:crypto operation per call (servers/extra-work.cjs), and the same operation is
+// first timed in a tight loop here, so its cost inside a served request can be read against it:
+//   node bench/cpu-split.mjs --proc ours-echo --kind call --env EXTRA=aes   (and without --env)
+//
 // Set OMC_DIST to measure another build (by default the servers load this checkout's dist/cjs).
 import { readFileSync, readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
+import { createRequire } from 'node:module';
 import { PROCESSES, ECHO } from './lib/targets.mjs';
 import { pinSelf, startServer, stopServer, waitUntil } from './lib/procs.mjs';
 import { runLoad } from './lib/load.mjs';
@@ -26,8 +32,13 @@ import { listening } from './lib/wire.mjs';
 const { values: a } = parseArgs({ options: {
   proc: { type: 'string', default: 'ours-mrtr-aes' }, kind: { type: 'string', default: 'mrtr' },
   runs: { type: 'string', default: '3' }, seconds: { type: 'string', default: '5' },
-  gc: { type: 'boolean', default: false },
+  gc: { type: 'boolean', default: false }, env: { type: 'string', multiple: true, default: [] },
 } });
+const extraEnv = Object.fromEntries(a.env.map((kv) => {
+  const at = kv.indexOf('=');
+  if (at < 1) throw new Error(`--env wants KEY=VALUE, got ${kv}`);
+  return [kv.slice(0, at), kv.slice(at + 1)];
+}));
 const CLK_TCK = 100;
 const US_PER_TICK = 1e6 / CLK_TCK;
 
@@ -77,8 +88,16 @@ if (!p) throw new Error(`unknown --proc ${a.proc}`);
 const spec = { kind: a.kind, label: a.proc, call: a.kind === 'mrtr' ? undefined : ECHO, expectText: 'hello' };
 const seconds = Number(a.seconds);
 pinSelf(1);
+if (extraEnv.EXTRA) {
+  const work = createRequire(import.meta.url)('./servers/extra-work.cjs').extraWork(extraEnv.EXTRA);
+  for (let i = 0; i < 20_000; i++) work();
+  const n = 100_000, t0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) work();
+  const t = process.cpuUsage(t0);
+  console.log(`EXTRA=${extraEnv.EXTRA} in a tight loop: ${((t.user + t.system) / n).toFixed(2)} µs CPU per operation`);
+}
 for (let run = 1; run <= Number(a.runs); run++) {
-  const child = startServer(p.file, { ...p.env, PORT: String(p.port) }, a.gc ? { nodeArgs: ['--trace-gc-nvp'], stdout: 'pipe' } : {});
+  const child = startServer(p.file, { ...p.env, ...extraEnv, PORT: String(p.port) }, a.gc ? { nodeArgs: ['--trace-gc-nvp'], stdout: 'pipe' } : {});
   const gcLines = [];
   if (a.gc) createInterface({ input: child.stdout }).on('line', (l) => gcLines.push(l));
   try {

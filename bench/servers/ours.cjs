@@ -4,7 +4,7 @@
 // generated), ENCRYPT=1 (AES-GCM requestState instead of HMAC), SINGLE_USE=1 (singleUseRequestState:
 // every token redeemable once, in memory), OAUTH_JWK (an OAuth resource server trusting that key,
 // whose JWKS this process serves on PORT + 2000; bench/lib/bench-jwt.mjs signs the token), JWT_CACHE_SECONDS
-// (its jwtCacheSeconds).
+// (its jwtCacheSeconds), EXTRA (js|hash|hmac|aes: one node:crypto operation per echo call, servers/extra-work.cjs).
 const { resolve } = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, IsArray, Length, Matches, Max, MaxLength, Min } = require('class-validator');
@@ -19,6 +19,8 @@ const serveHttp = omc.serveHttp ?? require(`${DIST}/transports/http/index.js`).s
 const { McpApplication, ContextServerModule, Context, Tool, Field } = omc;
 
 const port = Number(process.env.PORT || 4201);
+// EXTRA=js|hash|hmac|aes: one native operation per echo call (bench/cpu-split.mjs --env; not in any bench row).
+const extra = require('./extra-work.cjs').extraWork(process.env.EXTRA);
 const tools = new Set((process.env.TOOLS || 'echo').split(','));
 const ntools = Number(process.env.NTOOLS || 1);
 
@@ -46,7 +48,7 @@ decorateProperty(SignupArgs, 'note', String, [IsOptional(), IsString(), MaxLengt
 const FIXED_TEXT = 'This is a simple text response for testing.';
 
 class BenchTools {
-  echo(args) { return args.text; }
+  echo(args) { extra?.(); return args.text; }
   simpleText() { return FIXED_TEXT; }
   signup(args) { return `${args.name} <${args.email}>`; }
   async confirm_echo(args, ctx) {
