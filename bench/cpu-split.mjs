@@ -14,7 +14,7 @@
 // bench/profile-notes.md, "Young-generation survival").
 //
 // --env KEY=VALUE (repeatable) adds to the server's environment. With EXTRA=js|hash|hmac|aes the echo
-// tool does one node:crypto operation per call (servers/extra-work.cjs), and the same operation is
+// tool does one extra operation per call (plain JavaScript or node:crypto; servers/extra-work.cjs), and the same operation is
 // first timed in a tight loop here, so its cost inside a served request can be read against it:
 //   node bench/cpu-split.mjs --proc ours-echo --kind call --env EXTRA=aes   (and without --env)
 //
@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import { PROCESSES, ECHO } from './lib/targets.mjs';
-import { pinSelf, startServer, stopServer, waitUntil } from './lib/procs.mjs';
+import { CLK_TCK, pinSelf, startServer, stopServer, waitUntil } from './lib/procs.mjs';
 import { runLoad } from './lib/load.mjs';
 import { prepare } from './lib/prepare.mjs';
 import { listening } from './lib/wire.mjs';
@@ -39,7 +39,6 @@ const extraEnv = Object.fromEntries(a.env.map((kv) => {
   if (at < 1) throw new Error(`--env wants KEY=VALUE, got ${kv}`);
   return [kv.slice(0, at), kv.slice(at + 1)];
 }));
-const CLK_TCK = 100;
 const US_PER_TICK = 1e6 / CLK_TCK;
 
 /** user and system ticks summed over the process's threads; `helpers`: all but the main thread. */

@@ -1,6 +1,7 @@
-// One native operation the echo tool can do per call (servers/ours.cjs, EXTRA=<name>): what a single
-// node:crypto call costs inside a request served over sockets, against the same call in a tight
-// loop (bench/cpu-split.mjs --env EXTRA=<name> prints both). Not part of any bench row.
+// One extra operation the echo tool can do per call (servers/ours.cjs, EXTRA=<name>): what a single
+// node:crypto call, or the same cost in plain JavaScript, costs inside a request served over sockets,
+// against the same call in a tight loop (bench/cpu-split.mjs --env EXTRA=<name> prints both). Not part
+// of any bench row.
 const crypto = require('node:crypto');
 
 const KEY = crypto.randomBytes(32);

@@ -4,7 +4,7 @@
 // generated), ENCRYPT=1 (AES-GCM requestState instead of HMAC), SINGLE_USE=1 (singleUseRequestState:
 // every token redeemable once, in memory), OAUTH_JWK (an OAuth resource server trusting that key,
 // whose JWKS this process serves on PORT + 2000; bench/lib/bench-jwt.mjs signs the token), JWT_CACHE_SECONDS
-// (its jwtCacheSeconds), EXTRA (js|hash|hmac|aes: one node:crypto operation per echo call, servers/extra-work.cjs).
+// (its jwtCacheSeconds), EXTRA (js|hash|hmac|aes: one extra operation per echo call, servers/extra-work.cjs).
 const { resolve } = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, IsArray, Length, Matches, Max, MaxLength, Min } = require('class-validator');
@@ -19,8 +19,6 @@ const serveHttp = omc.serveHttp ?? require(`${DIST}/transports/http/index.js`).s
 const { McpApplication, ContextServerModule, Context, Tool, Field } = omc;
 
 const port = Number(process.env.PORT || 4201);
-// EXTRA=js|hash|hmac|aes: one native operation per echo call (bench/cpu-split.mjs --env; not in any bench row).
-const extra = require('./extra-work.cjs').extraWork(process.env.EXTRA);
 const tools = new Set((process.env.TOOLS || 'echo').split(','));
 const ntools = Number(process.env.NTOOLS || 1);
 
@@ -48,7 +46,7 @@ decorateProperty(SignupArgs, 'note', String, [IsOptional(), IsString(), MaxLengt
 const FIXED_TEXT = 'This is a simple text response for testing.';
 
 class BenchTools {
-  echo(args) { extra?.(); return args.text; }
+  echo(args) { return args.text; }
   simpleText() { return FIXED_TEXT; }
   signup(args) { return `${args.name} <${args.email}>`; }
   async confirm_echo(args, ctx) {
@@ -74,6 +72,10 @@ if (process.env.OTEL === '1') {
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
   setInterval(() => spans.reset(), 1000).unref();
 }
+// EXTRA=js|hash|hmac|aes: echo does one extra operation per call (bench/cpu-split.mjs --env; no bench
+// row). Swapped in before decoration, so without EXTRA the measured echo is untouched.
+const extra = require('./extra-work.cjs').extraWork(process.env.EXTRA);
+if (extra) BenchTools.prototype.echo = function (args) { extra(); return args.text; };
 if (tools.has('echo')) decorateMethod(BenchTools, 'echo', [EchoArgs], [Tool({ description: 'Echo text' }), ...pipeline]);
 if (tools.has('fixed')) decorateMethod(BenchTools, 'simpleText', [], [Tool({ name: 'test_simple_text', description: 'Tests simple text content response' })]);
 if (tools.has('form10')) decorateMethod(BenchTools, 'signup', [SignupArgs], [Tool({ description: 'Sign up (ten validated fields)' })]);
