@@ -26,6 +26,7 @@ import { takeSessionSlot } from './fleet-sessions';
 import type { SessionRefusal } from './session-store';
 import { ReplyStream } from './reply-stream';
 import { sendError, sendJson } from './responses';
+import { ReplyIO } from './reply-io';
 import { SessionRequestIO } from './session-request-io';
 
 export const SESSION_HEADER = 'Mcp-Session-Id';
@@ -188,18 +189,12 @@ export async function statelessRequest(
   const session = new LegacySession(undefined, ex.principal?.id);
   session.protocolVersion = version;
   session.initialized = true;
-  const controller = new AbortController();
   const reply = new ReplyStream(res, { headers: ex.responseHeaders });
+  const io = new ReplyIO(reply, ex.principal);
   // Nobody can resume this stream, so a client that leaves cancels.
-  res.onGone(() => controller.abort(new Error('The client closed the response stream')));
-  const io: RequestIO = {
-    signal: controller.signal,
-    notify: (n) => reply.push(n),
-    principal: ex.principal,
-    transport: 'http',
-  };
-  const answer = await ctx.inflight.track(Promise.resolve(ctx.server.dispatchLegacy(req, session, io)), controller);
-  if (!controller.signal.aborted) {
+  res.onGone(() => io.abort(new Error('The client closed the response stream')));
+  const answer = await ctx.inflight.track(Promise.resolve(ctx.server.dispatchLegacy(req, session, io)), io);
+  if (!io.aborted) {
     await reply.finish(answer.message, replyStatus(answer, 'legacy'), replyHeaders(answer, rs(ctx)));
   }
 }

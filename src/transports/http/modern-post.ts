@@ -5,17 +5,15 @@
 import { replyHeaders, replyStatus } from './reply-status';
 import { ProtocolError } from '../../errors/protocol-error';
 import { httpStatusOfError } from '../../protocol/http-status';
-import { failure, type JsonRpcNotification, type JsonRpcRequest } from '../../protocol/jsonrpc';
+import { failure, type JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { EndpointContext, Exchange } from './endpoint-context';
 import type { HeaderBag, ResponseSink } from './http-exchange';
 import { checkModernHeaders } from './modern-headers';
+import { ReplyIO } from './reply-io';
 import { ReplyStream } from './reply-stream';
 import { sendJson } from './responses';
 import { SSE_HEADERS, SseWriter } from './sse-writer';
 import type { ListenStream, Reply } from '../../server/server-endpoint';
-import type { RequestIO } from '../../server/request-io';
-import type { Principal } from '../../context/principal';
-import type { Abortable } from './inflight';
 
 /** Not async: a reply the server gave synchronously is sent at once (no promise, no in-flight entry). */
 export function modernRequest(
@@ -35,7 +33,7 @@ export function modernRequest(
   }
 
   const reply = new ReplyStream(res, { headers: ex.responseHeaders });
-  const io = new ModernIO(reply, ex.principal);
+  const io = new ReplyIO(reply, ex.principal);
   res.onGone(() => io.abort(new Error('The client closed the response stream')));
   const dispatched = ctx.server.dispatchModern(req, io);
   if (dispatched instanceof Promise) return awaitReply(ctx, dispatched, reply, io);
@@ -44,7 +42,7 @@ export function modernRequest(
   return undefined;
 }
 
-async function awaitReply(ctx: EndpointContext, dispatched: Promise<Reply>, reply: ReplyStream, io: ModernIO) {
+async function awaitReply(ctx: EndpointContext, dispatched: Promise<Reply>, reply: ReplyStream, io: ReplyIO) {
   ctx.inflight.enter(io);
   let settled: Reply;
   try {
@@ -55,41 +53,10 @@ async function awaitReply(ctx: EndpointContext, dispatched: Promise<Reply>, repl
   return answer(ctx, settled, reply, io);
 }
 
-function answer(ctx: EndpointContext, settled: Reply, reply: ReplyStream, io: ModernIO): Promise<void> | undefined {
+function answer(ctx: EndpointContext, settled: Reply, reply: ReplyStream, io: ReplyIO): Promise<void> | undefined {
   if (io.aborted) return undefined; // cancelled: not one more byte for it
   const challenge = replyHeaders(settled, ctx.server.settings.resourceServer);
   return reply.finish(settled.message, replyStatus(settled, 'modern'), challenge);
-}
-
-/**
- * The request's IO, and what shutdown aborts. One object per request: the AbortController is made
- * only when someone reads the signal or the request is aborted (most calls never look at it, and
- * it is one of the costlier allocations of a request).
- */
-class ModernIO implements RequestIO, Abortable {
-  readonly transport = 'http' as const;
-  private controller?: AbortController;
-
-  constructor(
-    private readonly reply: ReplyStream,
-    readonly principal: Principal | undefined,
-  ) {}
-
-  get signal(): AbortSignal {
-    return (this.controller ??= new AbortController()).signal;
-  }
-
-  get aborted(): boolean {
-    return this.controller?.signal.aborted ?? false;
-  }
-
-  notify(n: JsonRpcNotification): void {
-    if (!this.aborted) this.reply.push(n);
-  }
-
-  abort(reason?: unknown): void {
-    (this.controller ??= new AbortController()).abort(reason);
-  }
 }
 
 /** `subscriptions/listen`: an SSE stream that opens with the ack and ends with the final result. */

@@ -6,42 +6,28 @@
 import type { ClientRequester } from '../../context/legacy-port';
 import type { Principal } from '../../context/principal';
 import type { JsonRpcNotification, RequestId } from '../../protocol/jsonrpc';
-import type { RequestIO } from '../../server/request-io';
 import type { HttpSession } from './http-session';
-import type { Abortable } from './inflight';
+import { ReplyIO } from './reply-io';
 import type { ReplyStream } from './reply-stream';
 import { registerStreamCloser, unregisterStreamCloser } from './sse-polling';
 
-export class SessionRequestIO implements RequestIO, Abortable {
-  readonly transport = 'http' as const;
-  private controller?: AbortController;
+export class SessionRequestIO extends ReplyIO {
   private ask?: ClientRequester;
   /** Until the request's reply is sent: session notifications go on its stream meanwhile. */
   private running = true;
 
   constructor(
     private readonly session: HttpSession,
-    private readonly reply: ReplyStream,
+    reply: ReplyStream,
     private readonly requestId: RequestId,
     private readonly streamId: string,
-    readonly principal: Principal | undefined,
-  ) {}
-
-  /** Made on first read, with the closer that lets the handler end its SSE stream early (SSE polling). */
-  get signal(): AbortSignal {
-    return this.made().signal;
-  }
-
-  get aborted(): boolean {
-    return this.controller?.signal.aborted ?? false;
+    principal: Principal | undefined,
+  ) {
+    super(reply, principal);
   }
 
   get requester(): ClientRequester {
     return (this.ask ??= this.session.outbound.requester((r) => this.reply.push(r)));
-  }
-
-  notify(n: JsonRpcNotification): void {
-    if (!this.aborted) this.reply.push(n);
   }
 
   notifySession(n: JsonRpcNotification): void {
@@ -51,12 +37,8 @@ export class SessionRequestIO implements RequestIO, Abortable {
     else session.getStream?.push(n);
   }
 
-  /** Made even if nobody read the signal yet: a handler that reads it later sees it aborted. */
-  abort(reason?: unknown): void {
-    this.made().abort(reason);
-  }
-
-  private made(): AbortController {
+  /** The controller comes with the closer that lets the handler end its SSE stream early (SSE polling). */
+  protected override made(): AbortController {
     if (this.controller) return this.controller;
     const controller = (this.controller = new AbortController());
     const reply = this.reply;

@@ -4,6 +4,8 @@ import { serveHttp, type HttpServerHandle } from '../../../../src/transports/htt
 import {
   JSON_HEADERS,
   makeApp,
+  parseSse,
+  probe,
   RawLegacyClient,
   rawRequest,
   replyOf,
@@ -100,6 +102,48 @@ test('stateless legacy (no session, no initialize): served once; an ask fails wi
   });
   expect(bad.status).toBe(400);
   expect(bad.json().id).toBe(2);
+});
+
+test('stateless legacy: a client that walks away aborts the handler, and nothing more is written', async () => {
+  const before = probe.aborted;
+  const received: string[] = [];
+  await new Promise<void>((resolve) => {
+    const req = httpRequest(
+      server.url,
+      { method: 'POST', headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': '2025-06-18' } },
+      (res) => {
+        res.on('data', (c: Buffer) => {
+          received.push(c.toString());
+          req.destroy(); // the first progress arrived: nobody can resume this stream
+          setTimeout(resolve, 100);
+        });
+        res.on('error', () => undefined);
+      },
+    );
+    req.on('error', () => undefined);
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'hang', arguments: { text: 'x' }, _meta: { progressToken: 'p' } },
+      }),
+    );
+  });
+  await waitFor(() => probe.aborted > before);
+  const events = parseSse(received.join('')).filter((e) => e.method === 'notifications/progress');
+  expect(events.map((e) => e.params.progress)).toEqual([1]);
+  // The server keeps serving.
+  const r = await rawRequest(server.url, {
+    headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': '2025-06-18' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'still here' } },
+    }),
+  });
+  expect(JSON.stringify(r.json())).toContain('still here');
 });
 
 test('F2: unknown, deleted and expired sessions are 404; DELETE terminates', async () => {
