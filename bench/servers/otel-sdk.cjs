@@ -1,8 +1,9 @@
 // Preload (node --require): an OpenTelemetry SDK as an application would start it, with
 // in-memory exporters instead of OTLP (what is measured is our instrumentation, not the network):
-// spans through a BatchSpanProcessor (NodeSDK's default), the metrics kept by a reader, async-hooks context.
+// spans through a BatchSpanProcessor (NodeSDK's default), the metrics kept by a reader, AsyncLocalStorage context
+// (NodeSDK's default).
 const { context, metrics, trace } = require('@opentelemetry/api');
-const { AsyncHooksContextManager } = require('@opentelemetry/context-async-hooks');
+const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks');
 const { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } = require('@opentelemetry/sdk-trace-base');
 const { InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } =
   require('@opentelemetry/sdk-metrics');
@@ -10,7 +11,7 @@ const { InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, Ag
 // OTEL_PARTS (default all): which of context, traces, metrics to register, to split the cost.
 const parts = new Set((process.env.OTEL_PARTS || 'context,traces,metrics').split(','));
 const spans = new InMemorySpanExporter();
-if (parts.has('context')) context.setGlobalContextManager(new AsyncHooksContextManager().enable());
+if (parts.has('context')) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 if (parts.has('traces')) {
   // Exported often and in big batches, so no span is dropped at these rates.
   const processor = new BatchSpanProcessor(spans, { scheduledDelayMillis: 100, maxQueueSize: 8192, maxExportBatchSize: 1024 });

@@ -62,12 +62,13 @@ const pipeline = process.env.GUARDS === '1' ? [omc.UseGuards(AllowGuard), omc.Us
 // OTEL=1: an OpenTelemetry tracer and meter provider with in-memory exporters (spans dropped every second).
 if (process.env.OTEL === '1') {
   const { context, metrics, trace } = require('@opentelemetry/api');
-  const { AsyncHooksContextManager } = require('@opentelemetry/context-async-hooks');
+  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks');
   const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
   const { InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } = require('@opentelemetry/sdk-metrics');
   const spans = new InMemorySpanExporter();
   const reader = new PeriodicExportingMetricReader({ exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE), exportIntervalMillis: 60_000 });
-  context.setGlobalContextManager(new AsyncHooksContextManager().enable());
+  // NodeSDK's default context manager on Node >= 14.8 (the async-hooks one costs ~1.2x more per call here).
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
   setInterval(() => spans.reset(), 1000).unref();

@@ -1,10 +1,10 @@
 /**
  * An OpenTelemetry SDK for tests: spans into an in-memory exporter, metrics into an in-memory
- * metric exporter, async-hooks context propagation. Registered globally, as an application's
+ * metric exporter, AsyncLocalStorage context propagation. Registered globally, as an application's
  * NodeSDK would; each jest file has its own globals.
  */
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
-import { AsyncHooksContextManager } from '@opentelemetry/context-async-hooks';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -31,7 +31,7 @@ export interface TestOtel {
 export function installOtel(): TestOtel {
   const spans = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
-  context.setGlobalContextManager(new AsyncHooksContextManager().enable());
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(tracerProvider);
   const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
