@@ -13,6 +13,10 @@
 // survival that stays in the tens of percent means request objects are being promoted (see
 // bench/profile-notes.md, "Young-generation survival").
 //
+// --node-arg FLAG (repeatable) starts the server with that node/V8 flag, e.g. to test a GC hypothesis:
+//   node bench/cpu-split.mjs --proc ours-echo --kind session --gc --node-arg=--no-allocation-site-pretenuring
+// With --gc, the server's other stdout lines (e.g. --trace-pretenuring-statistics) go to stderr.
+//
 // --env KEY=VALUE (repeatable) adds to the server's environment. With EXTRA=js|hash|hmac|aes the echo
 // tool does one extra operation per call (plain JavaScript or node:crypto; servers/extra-work.cjs), and the same operation is
 // first timed in a tight loop here, so its cost inside a served request can be read against it:
@@ -33,6 +37,7 @@ const { values: a } = parseArgs({ options: {
   proc: { type: 'string', default: 'ours-mrtr-aes' }, kind: { type: 'string', default: 'mrtr' },
   runs: { type: 'string', default: '3' }, seconds: { type: 'string', default: '5' },
   gc: { type: 'boolean', default: false }, env: { type: 'string', multiple: true, default: [] },
+  'node-arg': { type: 'string', multiple: true, default: [] },
 } });
 const extraEnv = Object.fromEntries(a.env.map((kv) => {
   const at = kv.indexOf('=');
@@ -96,9 +101,14 @@ if (extraEnv.EXTRA) {
   console.log(`EXTRA=${extraEnv.EXTRA} in a tight loop: ${((t.user + t.system) / n).toFixed(2)} µs CPU per operation`);
 }
 for (let run = 1; run <= Number(a.runs); run++) {
-  const child = startServer(p.file, { ...p.env, ...extraEnv, PORT: String(p.port) }, a.gc ? { nodeArgs: ['--trace-gc-nvp'], stdout: 'pipe' } : {});
+  const nodeArgs = [...a['node-arg'], ...(a.gc ? ['--trace-gc-nvp'] : [])];
+  const child = startServer(p.file, { ...p.env, ...extraEnv, PORT: String(p.port) }, a.gc ? { nodeArgs, stdout: 'pipe' } : { nodeArgs });
   const gcLines = [];
-  if (a.gc) createInterface({ input: child.stdout }).on('line', (l) => gcLines.push(l));
+  if (a.gc) createInterface({ input: child.stdout }).on('line', (l) => {
+    // Other trace output (a --node-arg such as --trace-pretenuring-statistics) is passed through.
+    if (/\bgc=/.test(l)) gcLines.push(l);
+    else console.error(`server: ${l}`);
+  });
   try {
     await waitUntil(() => listening(p.port), { what: a.proc, child });
     const prepared = await prepare(spec, p.port);
