@@ -146,7 +146,6 @@ export function sessionRequest(
     resumable: { store: ctx.store, streamId, primeRetryMs, onStart: (s) => session.streams.set(streamId, s) },
   });
   const io = new SessionRequestIO(session, reply, req.id, streamId, ex.principal);
-  session.inflight.set(req.id, io);
   let answer: Reply | Promise<Reply>;
   try {
     answer = ctx.server.dispatchLegacy(req, session.legacy, io);
@@ -154,8 +153,12 @@ export function sessionRequest(
     io.release();
     throw e;
   }
-  // A synchronous handler's reply goes out now: nothing is in flight across a tick.
-  if (answer instanceof Promise) return answerLater(ctx, io, reply, answer);
+  // A synchronous handler's reply goes out now: nothing is in flight across a tick, so nothing can
+  // cancel it, and it takes no entry in the session's in-flight map (see session-request-io.ts).
+  if (answer instanceof Promise) {
+    session.inflight.set(req.id, io);
+    return answerLater(ctx, io, reply, answer);
+  }
   const sending = send(ctx, io, reply, answer);
   if (sending) return sending.finally(() => io.release());
   io.release();

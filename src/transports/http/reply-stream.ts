@@ -37,7 +37,7 @@ export class ReplyStream {
   private finished = false;
   /** Made on the first `enqueue`: a plain JSON reply never queues (nor allocates the promise). */
   private queue?: Promise<void>;
-  /** Whether the sink's departure is watched yet (resumable streams from the start, others once they stream). */
+  /** Whether the sink's departure is watched yet: from the first streamed byte. */
   private watching = false;
 
   constructor(
@@ -45,8 +45,8 @@ export class ReplyStream {
     private readonly options: ReplyStreamOptions = {},
   ) {
     this.sink = res;
-    // A plain JSON reply reads `res.gone` when it sends; only streams need to hear the client leave.
-    if (options.resumable) this.watch(res);
+    // A plain JSON reply reads `res.gone` when it sends, resumable or not: only a stream needs to hear
+    // the client leave, and a `close` listener per request keeps the whole exchange reachable longer.
   }
 
   get isFinished(): boolean {

@@ -54,7 +54,8 @@ export class SessionRequestIO extends ReplyIO {
     this.running = false;
     if (this.controller) unregisterStreamCloser(this.controller.signal);
     const session = this.session;
-    session.inflight.delete(this.requestId);
+    // Only its own entry: a synchronous call never made one, and a later request may use the id.
+    if (session.inflight.get(this.requestId) === this) session.inflight.delete(this.requestId);
     session.streams.delete(this.streamId);
     session.touch();
   }

@@ -323,6 +323,41 @@ test('F7: notifications/cancelled aborts the request of that session; nothing pe
   expect((await c.call(13, 'tools/list')).status).toBe(200);
 });
 
+test('request ids: one in flight is refused again; a finished one, synchronous or not, can be reused', async () => {
+  const c = await session('2025-11-25', 'alice', { elicitation: {} });
+  let asked = false;
+  const done = streamingRequest(
+    server.url,
+    {
+      headers: c.headers(),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 21,
+        method: 'tools/call',
+        params: { name: 'greet', arguments: { text: 'x' } },
+      }),
+    },
+    (ev) => {
+      if (ev.method === 'elicitation/create') asked = true;
+    },
+  );
+  await waitFor(() => asked);
+  const twice = await c.call(21, 'tools/call', { name: 'echo', arguments: { text: 'again' } });
+  expect(twice.status).toBe(400);
+  expect(twice.json()).toMatchObject({ id: 21, error: { message: expect.stringContaining('already in flight') } });
+  // A synchronous call with the same id as the one in flight is refused too, and does not end it.
+  expect((await c.call(21, 'tools/list')).status).toBe(400);
+  expect((await c.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 21 } })).status).toBe(
+    202,
+  );
+  await done;
+  // Finished: the id is free again; a synchronous call leaves it free as well.
+  for (const text of ['one', 'two']) {
+    const r = await c.call(21, 'tools/call', { name: 'echo', arguments: { text } });
+    expect(replyOf(r)).toMatchObject({ id: 21, result: { content: [{ text }] } });
+  }
+});
+
 test('authentication: a throwing hook is 401 with a JSON-RPC body', async () => {
   const locked = makeApp({ authenticate: () => {
     throw new Error('bad token');

@@ -73,6 +73,18 @@ describe('SessionRequestIO (the lazy IO of a legacy session request)', () => {
     expect(s.lastSeen).toBeGreaterThan(0);
   });
 
+  it('release forgets only its own entry: a later request may hold the same id', () => {
+    const s = session();
+    const r = fakeReply();
+    const synchronous = new SessionRequestIO(s, r.reply, 7, 'sid.post1', undefined); // never registered
+    const later = new SessionRequestIO(s, r.reply, 7, 'sid.post2', undefined);
+    s.inflight.set(7, later);
+    synchronous.release();
+    expect(s.inflight.get(7)).toBe(later);
+    later.release();
+    expect(s.inflight.has(7)).toBe(false);
+  });
+
   it('the requester is made once, on first use, and writes on the request stream', () => {
     const r = fakeReply();
     const io = new SessionRequestIO(session(), r.reply, 7, 'sid.post1', undefined);
