@@ -9,7 +9,7 @@ import type { ServerEndpoint } from '../../server/server-endpoint';
 import { OutboundRequests } from '../outbound-requests';
 import type { EventStore } from './event-store';
 import type { Abortable } from './inflight';
-import { ReplyStream } from './reply-stream';
+import type { ReplyStream, Resumable } from './reply-stream';
 
 export class HttpSession {
   readonly legacy: LegacySession;
@@ -22,6 +22,7 @@ export class HttpSession {
   getStream?: ReplyStream;
   lastSeen = Date.now();
   private streamCount = 0;
+  private posts?: Resumable;
   private stopRegistryEvents?: () => void;
   private closed = false;
 
@@ -51,6 +52,26 @@ export class HttpSession {
 
   newStreamId(kind: 'post' | 'get'): string {
     return `${this.id}.${kind}${++this.streamCount}`;
+  }
+
+  /**
+   * How its streams are stored and found again. A stream is named and registered when it starts, so
+   * a call answered with plain JSON costs neither: one object serves all of the session's POSTs.
+   */
+  resumable(kind: 'post' | 'get', primeRetryMs: number | undefined): Resumable {
+    const shared = this.posts;
+    if (kind === 'post' && shared !== undefined && shared.primeRetryMs === primeRetryMs) return shared;
+    const made: Resumable = {
+      store: this.store,
+      primeRetryMs,
+      open: (stream) => {
+        const id = this.newStreamId(kind);
+        this.streams.set(id, stream);
+        return id;
+      },
+    };
+    if (kind === 'post') this.posts = made;
+    return made;
   }
 
   /** Whether a stream id (from the event store) belongs to this session. */

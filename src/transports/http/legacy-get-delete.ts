@@ -59,16 +59,14 @@ export async function legacyGet(
     );
   }
   if (session.getStream) return session.getStream.resume(res, []);
-  const streamId = session.newStreamId('get');
   const primeRetryMs = session.legacy.protocolVersion === '2025-11-25' ? ctx.options.sseRetryMs : undefined;
   const stream = new ReplyStream(res, {
     headers: ex.responseHeaders,
     keepAliveMs: ctx.options.sseKeepAliveMs,
-    resumable: { store: ctx.store, streamId, primeRetryMs },
+    resumable: session.resumable('get', primeRetryMs),
   });
   session.getStream = stream;
-  session.streams.set(streamId, stream);
-  await stream.open();
+  await stream.open(); // names and registers it
 }
 
 export function legacyDelete(ctx: EndpointContext, headers: HeaderBag, res: ResponseSink, ex: Exchange): void {

@@ -139,13 +139,10 @@ export function sessionRequest(
     );
     return undefined;
   }
-  const streamId = session.newStreamId('post');
   const primeRetryMs = session.legacy.protocolVersion === '2025-11-25' ? ctx.options.sseRetryMs : undefined;
-  const reply = new ReplyStream(res, {
-    headers: ex.responseHeaders,
-    resumable: { store: ctx.store, streamId, primeRetryMs, onStart: (s) => session.streams.set(streamId, s) },
-  });
-  const io = new SessionRequestIO(session, reply, req.id, streamId, ex.principal);
+  const resumable = session.resumable('post', primeRetryMs);
+  const reply = new ReplyStream(res, { headers: ex.responseHeaders, resumable });
+  const io = new SessionRequestIO(session, reply, req.id, ex.principal);
   let answer: Reply | Promise<Reply>;
   try {
     answer = ctx.server.dispatchLegacy(req, session.legacy, io);

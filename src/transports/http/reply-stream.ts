@@ -13,14 +13,13 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-
 
 export interface Resumable {
   store: EventStore;
-  streamId: string;
   /** 2025-11-25: open with a priming event (an id and empty data) carrying this `retry:`. */
   primeRetryMs?: number;
   /**
-   * Called when the stream starts, so the session can find it for `Last-Event-ID` resumption: a
-   * plain JSON reply has no events to resume and is never registered.
+   * Names the stream when it starts and registers it, so the session can find it for `Last-Event-ID`
+   * resumption. A plain JSON reply has no events to resume: it is never named nor registered.
    */
-  onStart?: (stream: ReplyStream) => void;
+  open(stream: ReplyStream): string;
 }
 
 export interface ReplyStreamOptions {
@@ -39,6 +38,8 @@ export class ReplyStream {
   private queue?: Promise<void>;
   /** Whether the sink's departure is watched yet: from the first streamed byte. */
   private watching = false;
+  /** The resumable stream's id, from its first event (Resumable.open). */
+  private resumableId?: string;
 
   constructor(
     res: ResponseSink,
@@ -51,6 +52,11 @@ export class ReplyStream {
 
   get isFinished(): boolean {
     return this.finished;
+  }
+
+  /** The id its events are stored under, once a resumable stream started; undefined before and otherwise. */
+  get streamId(): string | undefined {
+    return this.resumableId;
   }
 
   /** Whether the current HTTP response is gone (and nothing is attached to replace it). */
@@ -150,16 +156,17 @@ export class ReplyStream {
         this.options.keepAliveMs,
       );
     const r = this.options.resumable;
-    r?.onStart?.(this);
-    if (r?.primeRetryMs !== undefined) {
-      const id = await r.store.append(r.streamId, null);
+    if (!r) return;
+    const streamId = (this.resumableId = r.open(this));
+    if (r.primeRetryMs !== undefined) {
+      const id = await r.store.append(streamId, null);
       this.sse?.event(null, id, r.primeRetryMs);
     }
   }
 
   private async emit(message: JsonRpcMessage): Promise<void> {
-    const r = this.options.resumable;
-    const id = r ? await r.store.append(r.streamId, message) : undefined;
+    const streamId = this.resumableId;
+    const id = streamId === undefined ? undefined : await this.options.resumable!.store.append(streamId, message);
     if (this.sink?.gone) return this.dropSink(this.sink);
     this.sse?.event(message, id);
   }

@@ -20,7 +20,6 @@ export class SessionRequestIO extends ReplyIO {
     private readonly session: HttpSession,
     reply: ReplyStream,
     private readonly requestId: RequestId,
-    private readonly streamId: string,
     principal: Principal | undefined,
   ) {
     super(reply, principal);
@@ -56,7 +55,8 @@ export class SessionRequestIO extends ReplyIO {
     const session = this.session;
     // Only its own entry: a synchronous call never made one, and a later request may use the id.
     if (session.inflight.get(this.requestId) === this) session.inflight.delete(this.requestId);
-    session.streams.delete(this.streamId);
+    const streamId = this.reply.streamId; // only a reply that streamed was registered
+    if (streamId !== undefined) session.streams.delete(streamId);
     session.touch();
   }
 }
