@@ -287,6 +287,32 @@ export function streamingRequest(
   });
 }
 
+/**
+ * POSTs `body` and walks away (destroys the request) as soon as the first chunk of the answer
+ * arrives; resolves with everything received until `lingerMs` later.
+ */
+export function leaveAfterFirstChunk(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  lingerMs = 0,
+): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: string[] = [];
+    const req = httpRequest(url, { method: 'POST', headers }, (res) => {
+      res.on('data', (c: Buffer) => {
+        chunks.push(c.toString());
+        if (req.destroyed) return;
+        req.destroy();
+        setTimeout(() => resolve(chunks.join('')), lingerMs);
+      });
+      res.on('error', () => undefined);
+    });
+    req.on('error', () => undefined);
+    req.end(body);
+  });
+}
+
 export async function waitFor(cond: () => boolean, timeoutMs = 3000): Promise<void> {
   const start = Date.now();
   while (!cond()) {

@@ -4,16 +4,16 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 import type { AddressInfo, Server } from 'node:net';
-import { request as httpRequest } from 'node:http';
 import { mcpExpress } from '../../../../src/adapters/express';
 import { mcpFastify } from '../../../../src/adapters/fastify';
 import { createFetchHandler } from '../../../../src/adapters/fetch';
 import {
   JSON_HEADERS,
+  leaveAfterFirstChunk,
   makeApp,
+  MODERN,
   modernMeta,
   modernPost,
-  MODERN,
   parseSse,
   probe,
   RawLegacyClient,
@@ -136,35 +136,18 @@ describe.each(servers)('%s', (_name, start) => {
 
   test('closing the SSE response cancels the handler', async () => {
     const before = probe.aborted;
-    const chunks: string[] = [];
-    await new Promise<void>((resolve) => {
-      const req = httpRequest(
-        s.url,
-        {
-          method: 'POST',
-          headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'hang' },
-        },
-        (res) => {
-          res.once('data', (c: Buffer) => {
-            chunks.push(c.toString());
-            req.destroy();
-            resolve();
-          });
-          res.on('error', () => undefined);
-        },
-      );
-      req.on('error', () => undefined);
-      req.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 7,
-          method: 'tools/call',
-          params: { name: 'hang', arguments: { text: 'x' }, _meta: { ...modernMeta(), progressToken: 1 } },
-        }),
-      );
-    });
+    const received = await leaveAfterFirstChunk(
+      s.url,
+      { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'hang' },
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'hang', arguments: { text: 'x' }, _meta: { ...modernMeta(), progressToken: 1 } },
+      }),
+    );
     await waitFor(() => probe.aborted > before);
-    expect(parseSse(chunks.join(''))[0].params.progress).toBe(1);
+    expect(parseSse(received)[0].params.progress).toBe(1);
   });
 });
 

@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
 import {
   JSON_HEADERS,
+  leaveAfterFirstChunk,
   makeApp,
   parseSse,
   probe,
@@ -106,32 +107,20 @@ test('stateless legacy (no session, no initialize): served once; an ask fails wi
 
 test('stateless legacy: a client that walks away aborts the handler, and nothing more is written', async () => {
   const before = probe.aborted;
-  const received: string[] = [];
-  await new Promise<void>((resolve) => {
-    const req = httpRequest(
-      server.url,
-      { method: 'POST', headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': '2025-06-18' } },
-      (res) => {
-        res.on('data', (c: Buffer) => {
-          received.push(c.toString());
-          req.destroy(); // the first progress arrived: nobody can resume this stream
-          setTimeout(resolve, 100);
-        });
-        res.on('error', () => undefined);
-      },
-    );
-    req.on('error', () => undefined);
-    req.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 4,
-        method: 'tools/call',
-        params: { name: 'hang', arguments: { text: 'x' }, _meta: { progressToken: 'p' } },
-      }),
-    );
-  });
+  // The first progress arrives: the client walks away, and nobody can resume this stream.
+  const received = await leaveAfterFirstChunk(
+    server.url,
+    { ...JSON_HEADERS, 'MCP-Protocol-Version': '2025-06-18' },
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'hang', arguments: { text: 'x' }, _meta: { progressToken: 'p' } },
+    }),
+    100,
+  );
   await waitFor(() => probe.aborted > before);
-  const events = parseSse(received.join('')).filter((e) => e.method === 'notifications/progress');
+  const events = parseSse(received).filter((e) => e.method === 'notifications/progress');
   expect(events.map((e) => e.params.progress)).toEqual([1]);
   // The server keeps serving.
   const r = await rawRequest(server.url, {

@@ -2,11 +2,12 @@
 import { request as httpRequest } from 'node:http';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
 import {
+  JSON_HEADERS,
+  leaveAfterFirstChunk,
   makeApp,
+  MODERN,
   modernMeta,
   modernPost,
-  MODERN,
-  JSON_HEADERS,
   parseSse,
   probe,
   rawRequest,
@@ -224,35 +225,20 @@ test('G8: a throwing tool is an isError result; closing the stream aborts the ha
   expect(boom.json().result.isError).toBe(true);
 
   const before = probe.aborted;
-  const received: string[] = [];
-  await new Promise<void>((resolve) => {
-    const body = JSON.stringify({
+  // The first progress arrives: the client walks away.
+  const received = await leaveAfterFirstChunk(
+    server.url,
+    { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'hang' },
+    JSON.stringify({
       jsonrpc: '2.0',
       id: 31,
       method: 'tools/call',
       params: { name: 'hang', arguments: { text: 'x' }, _meta: { ...modernMeta(), progressToken: 't' } },
-    });
-    const req = httpRequest(
-      server.url,
-      {
-        method: 'POST',
-        headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'hang' },
-      },
-      (res) => {
-        res.on('data', (c: Buffer) => {
-          received.push(c.toString());
-          // First progress arrived: the client walks away.
-          req.destroy();
-          setTimeout(resolve, 100);
-        });
-        res.on('error', () => undefined);
-      },
-    );
-    req.on('error', () => undefined);
-    req.end(body);
-  });
+    }),
+    100,
+  );
   await waitFor(() => probe.aborted > before);
-  const events = parseSse(received.join(''));
+  const events = parseSse(received);
   expect(events).toHaveLength(1);
   expect(events[0].params.progress).toBe(1);
   await ok();
