@@ -57,13 +57,14 @@ export class HttpSession {
   /**
    * How its streams are stored and found again. A stream is named and registered when it starts, so
    * a call answered with plain JSON costs neither: one object serves all of the session's POSTs.
+   * 2025-11-25 streams open with a priming event carrying `sseRetryMs`.
    */
-  resumable(kind: 'post' | 'get', primeRetryMs: number | undefined): Resumable {
-    const shared = this.posts;
-    if (kind === 'post' && shared !== undefined && shared.primeRetryMs === primeRetryMs) return shared;
+  resumable(kind: 'post' | 'get', sseRetryMs: number): Resumable {
+    if (kind === 'post' && this.posts) return this.posts;
     const made: Resumable = {
       store: this.store,
-      primeRetryMs,
+      // The revision is fixed at initialize, before any stream: the shared object never goes stale.
+      primeRetryMs: this.legacy.protocolVersion === '2025-11-25' ? sseRetryMs : undefined,
       open: (stream) => {
         const id = this.newStreamId(kind);
         this.streams.set(id, stream);

@@ -59,11 +59,10 @@ export async function legacyGet(
     );
   }
   if (session.getStream) return session.getStream.resume(res, []);
-  const primeRetryMs = session.legacy.protocolVersion === '2025-11-25' ? ctx.options.sseRetryMs : undefined;
   const stream = new ReplyStream(res, {
     headers: ex.responseHeaders,
     keepAliveMs: ctx.options.sseKeepAliveMs,
-    resumable: session.resumable('get', primeRetryMs),
+    resumable: session.resumable('get', ctx.options.sseRetryMs),
   });
   session.getStream = stream;
   await stream.open(); // names and registers it

@@ -139,8 +139,7 @@ export function sessionRequest(
     );
     return undefined;
   }
-  const primeRetryMs = session.legacy.protocolVersion === '2025-11-25' ? ctx.options.sseRetryMs : undefined;
-  const resumable = session.resumable('post', primeRetryMs);
+  const resumable = session.resumable('post', ctx.options.sseRetryMs);
   const reply = new ReplyStream(res, { headers: ex.responseHeaders, resumable });
   const io = new SessionRequestIO(session, reply, req.id, ex.principal);
   let answer: Reply | Promise<Reply>;

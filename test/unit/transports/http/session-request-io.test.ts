@@ -20,6 +20,7 @@ describe('HttpSession.resumable (how a session names and finds its streams)', ()
   it('one object serves all POSTs; a stream is named and registered only when it opens', async () => {
     const store = new InMemoryEventStore();
     const s = new HttpSession('sid', undefined, store);
+    s.legacy.protocolVersion = '2025-11-25';
     const posts = s.resumable('post', 1000);
     expect(s.resumable('post', 1000)).toBe(posts);
     expect(posts).toMatchObject({ store, primeRetryMs: 1000 });
@@ -31,7 +32,11 @@ describe('HttpSession.resumable (how a session names and finds its streams)', ()
     expect(s.owns(first) && s.owns(second)).toBe(true);
     expect(s.streams.get(first)).toBe(a);
     expect(s.streams.get(second)).toBe(b);
-    expect(s.resumable('get', undefined).open(a)).toMatch(/^sid\.get\d+$/);
+    expect(s.resumable('get', 1000).open(a)).toMatch(/^sid\.get\d+$/);
+    // Before 2025-11-25 a stream opens without a priming event.
+    const older = new HttpSession('old', undefined, store);
+    older.legacy.protocolVersion = '2025-06-18';
+    expect(older.resumable('post', 1000).primeRetryMs).toBeUndefined();
   });
 });
 
