@@ -6,8 +6,8 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import { moduleTokens, type ConfigModule } from '../config/modules';
 import { optionsError } from '../config/validate-options';
-import { SERVER_OPTIONS } from '../server/server-module';
-import { resolveServerOptions, type ContextServerOptions } from '../server/server-options';
+import { SERVER_OPTIONS } from '../server/core/server-module';
+import { resolveServerOptions, type ContextServerOptions } from '../server/core/server-options';
 import { REQUEST_STATE_OPTIONS, RequestStateModule } from '../state/request-state-module';
 import { pickRequestStateOptions, type RequestStateOptions } from '../state/request-state-options';
 

@@ -1,5 +1,5 @@
 /** `WWW-Authenticate: Bearer …` (RFC 6750 §3, RFC 9728 §5.1): quoted parameters, escaped. */
-import type { BearerChallenge } from '../server/resource-server';
+import type { BearerChallenge } from '../server/core/resource-server';
 
 /** A quoted-string: `\` and `"` escaped, anything outside printable ASCII dropped. */
 function quoted(value: string): string {

@@ -7,7 +7,7 @@
 import type { InjectionToken } from 'tsyringe';
 import type { ConfigModule } from '../config/modules';
 import { validateOptions } from '../config/validate-options';
-import { RESOURCE_SERVER } from '../server/resource-server';
+import { RESOURCE_SERVER } from '../server/core/resource-server';
 import { IntrospectionOptions, oauthOptionProblems, OAuthResourceOptions } from './oauth-options';
 import { OAuthResource } from './oauth-resource';
 

@@ -5,7 +5,7 @@
  * a refusal carries a reason for the server's logger, and a generic description for the client.
  */
 import type { Principal } from '../context/principal';
-import type { BearerChallenge, ResourceServer, TokenOutcome, TokenRefusal } from '../server/resource-server';
+import type { BearerChallenge, ResourceServer, TokenOutcome, TokenRefusal } from '../server/core/resource-server';
 import { bearerChallenge } from './bearer-challenge';
 import { IntrospectionVerifier } from './introspection-verifier';
 import { JwtVerifier } from './jwt-verifier';

@@ -7,7 +7,7 @@
  */
 import { inject, injectable } from 'tsyringe';
 import { ProtocolError } from '../errors/protocol-error';
-import { TOKEN_BUCKETS } from '../server/shared-stores';
+import { TOKEN_BUCKETS } from '../server/fleet/shared-stores';
 import type { CanActivate, ExecutionContext } from '../server/pipeline/types';
 import { checkedRule, type TokenBucketStore } from '../state/token-bucket';
 

@@ -11,7 +11,7 @@ import {
   type NotificationBus,
   type NotificationBusEvent,
   type NotificationBusListener,
-} from '../server/notification-bus';
+} from '../server/fleet/notification-bus';
 import type { RedisConnection } from './connection';
 
 export class RedisNotificationBus implements NotificationBus {

@@ -11,51 +11,37 @@ import {
   type JsonObject,
   type JsonRpcNotification,
   type JsonRpcRequest,
-  type JsonRpcResponse,
 } from '../protocol/jsonrpc';
 import { isLogLevel, Meta } from '../protocol/meta';
 import { checkEnvelope } from '../protocol/modern-envelope';
-import type { CacheHints } from '../metadata/options';
-import type { Outcome } from './ask-engine';
-import type { LegacySession } from './legacy-session';
+import type { LegacySession } from './legacy/legacy-session';
 import { callTool, getPrompt, readResource } from './methods/calls';
 import { complete } from './methods/completion';
 import { discover, initialize } from './methods/lifecycle';
 import { listPrompts, listResources, listResourceTemplates, listTools } from './methods/lists';
-import { CALLER_DEPENDENT } from './methods/list-visibility';
-import { knownTo } from './methods/guarded';
-import type { RequestIO } from './request-io';
-import { resourceUri } from './resource-uri';
-import { ListenQuota } from './listen-quota';
-import { holdFleetListen } from './fleet-listen';
-import { openSubscription } from './subscriptions';
-import { followChanges } from './legacy-changes';
+import type { RequestIO } from './request/request-io';
+import { ListenQuota } from './fleet/listen-quota';
+import { followChanges } from './legacy/legacy-changes';
+import { legacySubscription } from './legacy/legacy-subscribe';
+import { openListen } from './fleet/listen-stream';
+import { legacyResult, modernResult, type Produced } from './replies/result-envelope';
 import type { EndpointSettings, ListenStream, Reply, ServerEndpoint } from './server-endpoint';
 import type { HeaderParam } from '../protocol/mcp-header';
-import { toolHeaderParams } from './tool-header-params';
-import { readModernEnvelope, type RequestScope } from './request-scope';
-import type { ServerCore } from './server-core';
-import { thrownDetail } from './server-logger';
+import { toolHeaderParams } from './request/tool-header-params';
+import { readModernEnvelope, type RequestScope } from './request/request-scope';
+import type { ServerCore } from './core/server-core';
+import { thrownDetail } from './core/server-logger';
 import { StoreUnavailableError } from '../state/store-unavailable';
 import { ServerTelemetry } from '../telemetry/server-telemetry';
 import type { RequestTelemetry } from '../telemetry/request-telemetry';
-import { replyFacts } from './reply-facts';
-import { attachTelemetry } from './request-telemetry-of';
+import { replyFacts } from './replies/reply-facts';
+import { attachTelemetry } from './request/request-telemetry-of';
 import { MemoryTaskStore } from '../state/memory-task-store';
 import { cancelTask, getTask, updateTask } from './methods/tasks';
-import { TaskService, type TaskOutcome } from './tasks/task-service';
+import { TaskService } from './tasks/task-service';
 
-type Produced = JsonObject | Outcome<JsonObject> | TaskOutcome;
 /** A handler answers with a promise, or at once when it could (a synchronous tool). */
 type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Produced | Promise<Produced>;
-
-const CACHEABLE = new Set([
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-]);
 
 export class ContextServer implements ServerEndpoint {
   readonly settings: EndpointSettings;
@@ -125,7 +111,8 @@ export class ContextServer implements ServerEndpoint {
     const envelope = checkEnvelope(req.params);
     if (envelope.kind === 'missing') return Promise.resolve(missingEnvelope(req, envelope.message));
     try {
-      return this.openListen(req, io.principal?.id);
+      const onError = (r: JsonRpcRequest, e: unknown) => this.errorReply(r, e);
+      return openListen(this.core, this.listens, this.telemetry, req, io.principal?.id, onError);
     } catch (e) {
       return Promise.resolve(this.errorReply(req, e));
     }
@@ -155,53 +142,6 @@ export class ContextServer implements ServerEndpoint {
   }
 
   /**
-   * `subscriptions/listen` (every transport): a slot under the listen caps, then the subscription;
-   * closing it (gracefully or not) frees the slot.
-   */
-  private openListen(req: JsonRpcRequest, principalId: string | undefined): ListenStream {
-    const taken = this.listens.take(principalId);
-    this.telemetry.listenStreams(1);
-    let released = false;
-    const release = () => {
-      taken();
-      if (!released) this.telemetry.listenStreams(-1);
-      released = true;
-    };
-    try {
-      const sub = openSubscription(this.core.registry, req, this.core.info, this.core.options.maxUriLength);
-      let ended: JsonRpcResponse | undefined;
-      let endStream: ((final: JsonRpcResponse) => void) | undefined;
-      const close = () => {
-        release();
-        releaseFleet?.();
-        return sub.close();
-      };
-      // Ended by the server (fleet quota full, store unavailable): once, whether or not forwarding began.
-      const endWith = (error: unknown) => {
-        if (ended) return;
-        close();
-        ended = this.errorReply(req, error).message;
-        endStream?.(ended);
-      };
-      const leases = this.core.shared?.leases;
-      const releaseFleet = leases && holdFleetListen(leases, this.core.options, principalId, endWith);
-      return {
-        kind: 'stream',
-        ack: sub.ack,
-        forward: (send, end) => {
-          if (ended) return end?.(ended);
-          endStream = end;
-          sub.forward(send);
-        },
-        close,
-      };
-    } catch (e) {
-      release();
-      throw e;
-    }
-  }
-
-  /**
    * A 2026-07-28 request: envelope validated, result carries resultType, serverInfo and cache hints.
    * Not async: a handler that answers synchronously gets its reply back the same way.
    */
@@ -227,7 +167,7 @@ export class ContextServer implements ServerEndpoint {
   }
 
   private modernReply(req: JsonRpcRequest, produced: Produced): Reply {
-    return { kind: 'reply', message: success(req.id, this.modernResult(req, produced)) };
+    return { kind: 'reply', message: success(req.id, modernResult(this.core, req, produced, this.serverInfoMeta)) };
   }
 
   /**
@@ -250,7 +190,7 @@ export class ContextServer implements ServerEndpoint {
           return this.legacyReply(req, this.setLevel(session, req.params));
         case 'resources/subscribe':
         case 'resources/unsubscribe':
-          return this.subscription(session, req, io).then(
+          return legacySubscription(this.core, session, req, io).then(
             (result) => this.legacyReply(req, result),
             (e: unknown) => this.errorReply(req, e),
           );
@@ -278,77 +218,9 @@ export class ContextServer implements ServerEndpoint {
     return { kind: 'reply', message: success(req.id, result) };
   }
 
-  private modernResult(req: JsonRpcRequest, produced: Produced): JsonObject {
-    if (isOutcome(produced) && produced.kind === 'input_required') {
-      return resultWith(produced.result, undefined, this.serverInfoMeta);
-    }
-    if (isOutcome(produced) && produced.kind === 'task') {
-      return resultWith(produced.result, 'task', this.serverInfoMeta);
-    }
-    const body = !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result;
-    const meta =
-      body._meta === undefined ? this.serverInfoMeta : { ...(body._meta as JsonObject), ...this.serverInfoMeta };
-    // The framework owns resultType: a handler's return value cannot turn a result into another kind.
-    const result = resultWith(body, 'complete', meta);
-    const hints = this.cacheHints(req);
-    if (hints) {
-      result.ttlMs = hints.ttlMs;
-      // A list that guards filtered for this caller is never shareable.
-      result.cacheScope = CALLER_DEPENDENT.has(body) ? 'private' : hints.cacheScope;
-    }
-    return result;
-  }
-
-  /**
-   * Cache hints for a complete result of server/discover, a list or resources/read (the resource's
-   * own `cache`, else `readCache`). Added to every complete result, a retry that completes after
-   * answers included; an input_required result never carries them (modernResult returns first).
-   */
-  private cacheHints(req: JsonRpcRequest): CacheHints | undefined {
-    if (CACHEABLE.has(req.method)) return this.core.options.listCache;
-    if (req.method !== 'resources/read') return undefined;
-    const uri = req.params?.uri as string;
-    const def = this.core.registry.resource(uri) ?? this.core.registry.matchTemplate(uri)?.def;
-    const hints = def?.cache ?? this.core.options.readCache;
-    // A guarded resource is read only by the callers its guards let in: never shareable.
-    if (def && hints.cacheScope === 'public' && (this.core.pipelines.of(def)?.guards.length ?? 0) > 0) {
-      return { ...hints, cacheScope: 'private' };
-    }
-    return hints;
-  }
-
   private setLevel(session: LegacySession, params: JsonObject | undefined): JsonObject {
     if (!isLogLevel(params?.level)) throw ProtocolError.invalidParams('logging/setLevel: invalid level');
     session.logLevel = params.level;
-    return {};
-  }
-
-  /** Subscribes only to what exists (a fixed resource or a template match), up to the per-session cap. */
-  private async subscription(session: LegacySession, req: JsonRpcRequest, io: RequestIO): Promise<JsonObject> {
-    const { method, params } = req;
-    const uri = resourceUri(params, method, this.core.options.maxUriLength);
-    if (method === 'resources/unsubscribe') {
-      session.subscriptions.delete(uri);
-      return {};
-    }
-    if (session.subscriptions.has(uri)) return {};
-    const fixed = this.core.registry.resource(uri);
-    const def = fixed ?? this.core.registry.matchTemplate(uri)?.def;
-    const notFound = () => new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
-    if (!def) throw notFound();
-    // A resource its guards hide from this caller is not found here either.
-    const pipe = this.core.pipelines.of(def);
-    const kind = fixed ? 'resource' : 'resourceTemplate';
-    if (pipe && !(await knownTo({ def, kind, method, target: uri, pipe }, req, session.scope(params), io))) {
-      throw notFound();
-    }
-    const max = this.core.options.maxSubscriptionsPerSession;
-    if (session.subscriptions.size >= max) {
-      throw ProtocolError.invalidRequest(
-        `resources/subscribe: this session already holds ${max} subscriptions (maxSubscriptionsPerSession); unsubscribe first`,
-      );
-    }
-    session.subscriptions.add(uri);
     return {};
   }
 
@@ -386,41 +258,3 @@ function missingEnvelope(req: JsonRpcRequest, message: string): Reply {
   return { kind: 'reply', message: failure(req.id, ErrorCode.InvalidParams, message), missingEnvelope: true };
 }
 
-/** Legacy revisions have no resultType; a handler's stray one is not passed on. */
-/** What a legacy client gets from a shared handler: the value, without the 2026 `resultType`; never a task. */
-function legacyResult(produced: Produced): JsonObject {
-  if (isOutcome(produced) && produced.kind === 'task') throw ProtocolError.internal('A task on legacy');
-  return withoutResultType(
-    !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result,
-  );
-}
-
-function withoutResultType(result: JsonObject): JsonObject {
-  if (!('resultType' in result)) return result;
-  const { resultType: _dropped, ...rest } = result;
-  return rest;
-}
-
-/**
- * `{ ...body, resultType, _meta }`, copied key by key: V8 builds that spread-then-add literal slowly
- * and JSON.stringify of it was slower still (≈ 3 µs per tools/call reply, bench/profile-notes.md).
- */
-function resultWith(body: JsonObject, resultType: string | undefined, meta: JsonObject): JsonObject {
-  const result: JsonObject = {};
-  for (const key in body) {
-    if (!Object.prototype.hasOwnProperty.call(body, key)) continue;
-    // A data property named `__proto__` stays one (as the spread made it), never a prototype.
-    if (key !== '__proto__') result[key] = body[key];
-    else Object.defineProperty(result, key, { value: body[key], enumerable: true, writable: true, configurable: true });
-  }
-  if (resultType !== undefined) result.resultType = resultType;
-  result._meta = meta;
-  return result;
-}
-
-function isOutcome(v: Produced): v is Outcome<JsonObject> | TaskOutcome {
-  return (
-    (v.kind === 'complete' && 'value' in v) ||
-    ((v.kind === 'input_required' || v.kind === 'task') && 'result' in v)
-  );
-}

@@ -3,13 +3,13 @@
  * hear the changes a legacy session follows, and the few settings a transport needs. They depend
  * on this interface, never on the application that builds it.
  */
-import type { Authenticate } from './server-options';
-import type { ResourceServer } from './resource-server';
+import type { Authenticate } from './core/server-options';
+import type { ResourceServer } from './core/resource-server';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc';
 import type { HeaderParam } from '../protocol/mcp-header';
-import type { LegacySession } from './legacy-session';
-import type { RequestIO } from './request-io';
-import type { ServerLogger } from './server-logger';
+import type { LegacySession } from './legacy/legacy-session';
+import type { RequestIO } from './request/request-io';
+import type { ServerLogger } from './core/server-logger';
 import type { EventStore } from '../state/event-store';
 import type { LeaseCounter } from '../state/lease-counter';
 

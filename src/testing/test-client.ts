@@ -4,7 +4,7 @@
  */
 import { McpApplication } from '../app/application';
 import { FrameworkError } from '../errors/framework-error';
-import type { UndeclaredFormUse } from '../server/undeclared-forms';
+import type { UndeclaredFormUse } from '../server/replay/undeclared-forms';
 import { callInfo } from '../client/call-info';
 import { ContextClient, type CallOptions, type ClientTarget } from '../client/context-client';
 import type { ContextClientInit, InputContext } from '../client/options';

@@ -18,7 +18,7 @@ import {
   withUnknownId,
 } from '../protocol/jsonrpc';
 import { legacyFeatures, MODERN_VERSION } from '../protocol/versions';
-import { LegacySession } from '../server/legacy-session';
+import { LegacySession } from '../server/legacy/legacy-session';
 import type { ListenStream, ServerEndpoint } from '../server/server-endpoint';
 import { OutboundRequests } from './outbound-requests';
 

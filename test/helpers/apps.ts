@@ -1,5 +1,5 @@
 import { ContextServerModule, McpApplication, MemoryClient, type MemoryClientOptions } from '../../src';
-import { silentLogger, type ServerLogger } from '../../src/server/server-logger';
+import { silentLogger, type ServerLogger } from '../../src/server/core/server-logger';
 export { McpApplication, MemoryClient };
 
 /** An application with a silent (or recording) logger: refusals are expected in these tests. */

@@ -3,7 +3,7 @@ import { IsInt, IsOptional, IsString } from 'class-validator';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Context, Field, McpApplication, Tool } from '../../src';
 import { closeSseStream } from '../../src/transports/http';
-import { silentLogger } from '../../src/server/server-logger';
+import { silentLogger } from '../../src/server/core/server-logger';
 import type { Principal } from '../../src/context/principal';
 import { randomBytes } from 'node:crypto';
 

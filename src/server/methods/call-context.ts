@@ -3,8 +3,8 @@ import type { AskPort } from '../../context/ask-port';
 import { Context, type ContextInit } from '../../context/context';
 import type { StateBag } from '../../context/state-bag';
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
-import type { RequestIO } from '../request-io';
-import type { RequestScope } from '../request-scope';
+import type { RequestIO } from '../request/request-io';
+import type { RequestScope } from '../request/request-scope';
 
 export function makeContext(
   req: JsonRpcRequest,

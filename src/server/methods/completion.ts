@@ -2,12 +2,12 @@
 import { ProtocolError } from '../../errors/protocol-error';
 import type { CompletionReference } from '../../protocol/completion';
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
-import { vetHandlerError } from '../handler-codes';
-import type { RequestIO } from '../request-io';
-import type { RequestScope } from '../request-scope';
+import { vetHandlerError } from '../replies/handler-codes';
+import type { RequestIO } from '../request/request-io';
+import type { RequestScope } from '../request/request-scope';
 import { knownTo } from './guarded';
-import type { ServerCore } from '../server-core';
-import { thrownDetail } from '../server-logger';
+import type { ServerCore } from '../core/server-core';
+import { thrownDetail } from '../core/server-logger';
 
 const MAX_VALUES = 100;
 

@@ -5,11 +5,11 @@ import type { HandlerSource } from '../../registry/definitions';
 import type { Pipeline, AttemptInfo } from '../pipeline/pipeline';
 import { CallExecution } from '../pipeline/execution';
 import type { HandlerKind } from '../pipeline/types';
-import type { RequestIO } from '../request-io';
+import type { RequestIO } from '../request/request-io';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
 import { askFreeContext } from './list-visibility';
-import type { RequestScope } from '../request-scope';
-import type { ServerCore } from '../server-core';
+import type { RequestScope } from '../request/request-scope';
+import type { ServerCore } from '../core/server-core';
 
 export interface Guarded {
   readonly def: { readonly source: HandlerSource; readonly owner: string };

@@ -2,9 +2,9 @@
 import type { JsonObject } from '../../protocol/jsonrpc';
 import type { ClientCapabilities, Implementation } from '../../protocol/types';
 import { MODERN_SUPPORTED, negotiateLegacyVersion } from '../../protocol/versions';
-import type { LegacySession } from '../legacy-session';
-import { legacyImplementation, legacyServerCapabilities } from '../legacy-shapes';
-import type { ServerCore } from '../server-core';
+import type { LegacySession } from '../legacy/legacy-session';
+import { legacyImplementation, legacyServerCapabilities } from '../legacy/legacy-shapes';
+import type { ServerCore } from '../core/server-core';
 
 export function discover(core: ServerCore): JsonObject {
   const result: JsonObject = {

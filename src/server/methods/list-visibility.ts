@@ -10,9 +10,9 @@ import { FrameworkError } from '../../errors/framework-error';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { HandlerSource } from '../../registry/definitions';
 import type { HandlerKind } from '../pipeline/types';
-import type { RequestIO } from '../request-io';
-import type { RequestScope } from '../request-scope';
-import type { ServerCore } from '../server-core';
+import type { RequestIO } from '../request/request-io';
+import type { RequestScope } from '../request/request-scope';
+import type { ServerCore } from '../core/server-core';
 import { makeContext } from './call-context';
 
 interface Item {

@@ -2,12 +2,12 @@
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { LegacyVersion } from '../../protocol/versions';
 import type { HandlerSource } from '../../registry/definitions';
-import { legacyDescriptor, type ListingKind } from '../legacy-shapes';
-import { page } from '../pagination';
+import { legacyDescriptor, type ListingKind } from '../legacy/legacy-shapes';
+import { page } from '../replies/pagination';
 import type { HandlerKind } from '../pipeline/types';
-import type { RequestIO } from '../request-io';
-import type { RequestScope } from '../request-scope';
-import type { ServerCore } from '../server-core';
+import type { RequestIO } from '../request/request-io';
+import type { RequestScope } from '../request/request-scope';
+import type { ServerCore } from '../core/server-core';
 import { CALLER_DEPENDENT, visibleItems } from './list-visibility';
 
 type Listing = { descriptor: Readonly<JsonObject>; source: HandlerSource; owner: string };

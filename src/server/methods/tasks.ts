@@ -7,8 +7,8 @@
 import { ProtocolError } from '../../errors/protocol-error';
 import { declaresExtension, TASKS_EXTENSION } from '../../protocol/extensions';
 import type { JsonObject } from '../../protocol/jsonrpc';
-import type { RequestIO } from '../request-io';
-import type { RequestScope } from '../request-scope';
+import type { RequestIO } from '../request/request-io';
+import type { RequestScope } from '../request/request-scope';
 import { detailedTaskView } from '../tasks/task-record';
 import { ownerOf, type TaskService } from '../tasks/task-service';
 

@@ -9,7 +9,7 @@ import { FrameworkError } from '../../errors/framework-error';
 import { EMPTY_PIPELINE, pipelineRefsOf, type PipelineRef, type PipelineRefs } from '../../metadata/pipeline';
 import { MetadataStore } from '../../metadata/store';
 import { isContextType, type HandlerSource } from '../../registry/definitions';
-import { PRINCIPAL } from '../invoker';
+import { PRINCIPAL } from '../core/invoker';
 import { Pipeline, type Make } from './pipeline';
 
 const METHOD = { guards: 'canActivate', interceptors: 'intercept', filters: 'catch' } as const;

@@ -12,12 +12,12 @@ import type { Principal } from '../../context/principal';
 import { ProtocolError } from '../../errors/protocol-error';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { TaskStore } from '../../state/task-store';
-import type { Outcome } from '../ask-engine';
-import type { RequestIO } from '../request-io';
-import type { RequestScope } from '../request-scope';
-import type { ServerCore } from '../server-core';
-import { thrownDetail } from '../server-logger';
-import { guardedTool, runToolRound, type GuardedTool } from '../tool-round';
+import type { Outcome } from '../replay/engine-types';
+import type { RequestIO } from '../request/request-io';
+import type { RequestScope } from '../request/request-scope';
+import type { ServerCore } from '../core/server-core';
+import { thrownDetail } from '../core/server-logger';
+import { guardedTool, runToolRound, type GuardedTool } from '../replay/tool-round';
 import { createTaskView, decodeTask, isTerminal, type TaskRecord } from './task-record';
 
 /** A tools/call answered with a task handle. */

@@ -1,7 +1,7 @@
 /** What the request handlers of one endpoint share. */
 import type { Principal } from '../../context/principal';
 import type { ServerEndpoint } from '../../server/server-endpoint';
-import type { ServerLogger } from '../../server/server-logger';
+import type { ServerLogger } from '../../server/core/server-logger';
 import type { EventStore } from './event-store';
 import type { HttpOptions } from './http-options';
 import type { Inflight } from './inflight';

@@ -4,7 +4,7 @@
  * the total bucket before it is created, renewed while it lives and released when it ends or is
  * evicted. The caps are the local ones (maxSessionsPerPrincipal / maxAnonymousSessions, maxSessions).
  */
-import { thrownDetail } from '../../server/server-logger';
+import { thrownDetail } from '../../server/core/server-logger';
 import { takeFleetSlot, type FleetSlot } from '../../state/fleet-slot';
 import type { EndpointContext } from './endpoint-context';
 import type { SessionRefusal } from './session-store';

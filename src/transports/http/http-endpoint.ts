@@ -3,8 +3,6 @@
  * checks, method and content negotiation, body limits, decoding, classification (digest §1.4),
  * authentication, then the modern or legacy handler. Never throws; never answers 500 for bad input.
  */
-import type { Principal } from '../../context/principal';
-import { ProtocolError } from '../../errors/protocol-error';
 import { classifyMessage, envelopeClaim } from '../../protocol/classify';
 import { ErrorCode } from '../../protocol/error-codes';
 import {
@@ -16,12 +14,8 @@ import {
   type JsonRpcRequest,
   type RequestId,
 } from '../../protocol/jsonrpc';
-import { legacyFeatures } from '../../protocol/versions';
-import { LegacySession } from '../../server/legacy-session';
 import type { ServerEndpoint } from '../../server/server-endpoint';
-import type { ResourceServer } from '../../server/resource-server';
-import { thrownDetail } from '../../server/server-logger';
-import { MAX_BATCH } from '../message-connection';
+import { thrownDetail } from '../../server/core/server-logger';
 import { valueDepthExceeds } from './body-reader';
 import type { EndpointContext, Exchange } from './endpoint-context';
 import { InMemoryEventStore } from './event-store';
@@ -32,7 +26,6 @@ import { Inflight } from './inflight';
 import { legacyDelete, legacyGet } from './legacy-get-delete';
 import {
   findSession,
-  legacyBatch,
   legacyInitialize,
   sessionNotification,
   sessionRequest,
@@ -41,6 +34,9 @@ import {
   statelessVersion,
 } from './legacy-post';
 import { modernRequest } from './modern-post';
+import { acceptsReply } from './accept-header';
+import { legacyBatchPost } from './legacy-batch';
+import { authenticate } from './http-authenticate';
 import { answerResourceMetadata } from './resource-metadata-route';
 import { noId, sendEmpty, sendError, sendJson } from './responses';
 import { SessionStore } from './session-store';
@@ -157,7 +153,7 @@ export class HttpEndpoint {
   /** GET/DELETE exist only for legacy sessions; without a session id this is a 2026-style endpoint: 405. */
   private async sessionOp(req: HttpRequestView, res: ResponseSink, cors: Record<string, string>): Promise<void> {
     if (header(req.headers, 'mcp-session-id') === undefined) return sendEmpty(res, 405, { ...cors, Allow: 'POST' });
-    const ex = await this.authenticate(req.headers, res, noId(req.headers), cors);
+    const ex = await authenticate(this.ctx, req.headers, res, noId(req.headers), cors);
     if (!ex) return;
     return req.method === 'GET'
       ? legacyGet(this.ctx, req.headers, res, ex)
@@ -192,7 +188,7 @@ export class HttpEndpoint {
       case 'invalid':
         return sendJson(res, 400, withUnknownId(decoded.error, versionOf(req.headers)), cors);
       case 'batch':
-        return this.batch(req.headers, decoded.items, res, cors);
+        return legacyBatchPost(this.ctx, req.headers, decoded.items, res, cors);
       case 'response': {
         if (header(req.headers, 'mcp-session-id') === undefined) {
           return sendError(
@@ -204,7 +200,7 @@ export class HttpEndpoint {
             cors,
           );
         }
-        const ex = await this.authenticate(req.headers, res, noId(req.headers), cors);
+        const ex = await authenticate(this.ctx, req.headers, res, noId(req.headers), cors);
         const session = ex && findSession(this.ctx, req.headers, res, ex, noId(req.headers));
         if (!session) return;
         sessionResponse(session, decoded.message);
@@ -219,7 +215,7 @@ export class HttpEndpoint {
       return sendError(res, 400, id, ErrorCode.InvalidParams, `Invalid request metadata: ${era.reason}`, cors);
     const claimMismatch = envelopeHeaderMismatch(message.params, versionHeader);
     if (claimMismatch) return sendError(res, 400, id, ErrorCode.HeaderMismatch, claimMismatch, cors);
-    const authenticated = this.authenticate(req.headers, res, id, cors);
+    const authenticated = authenticate(this.ctx, req.headers, res, id, cors);
     const ex = authenticated instanceof Promise ? await authenticated : authenticated;
     if (!ex) return;
     if (era.era === 'modern') {
@@ -273,71 +269,6 @@ export class HttpEndpoint {
     return statelessRequest(this.ctx, decoded.message, version, res, ex);
   }
 
-  /** Batches: 2025-03-26 only (session or sessionless), 1..100 messages, no initialize, never modern. */
-  private async batch(
-    headers: HeaderBag,
-    items: unknown[],
-    res: ResponseSink,
-    cors: Record<string, string>,
-  ): Promise<void> {
-    const decodedItems = items.map((i) => decodeValue(i));
-    const claimsModern = decodedItems.some(
-      (d) => (d.kind === 'request' || d.kind === 'notification') && classifyMessage(d.message.params).era !== 'legacy',
-    );
-    if (claimsModern)
-      return sendError(
-        res,
-        400,
-        null,
-        ErrorCode.InvalidRequest,
-        'Invalid Request: 2026-07-28 messages cannot be batched',
-        cors,
-      );
-    if (items.length === 0 || items.length > MAX_BATCH) {
-      return sendError(
-        res,
-        400,
-        null,
-        ErrorCode.InvalidRequest,
-        `Invalid Request: a batch holds 1 to ${MAX_BATCH} messages`,
-        cors,
-      );
-    }
-    const ex = await this.authenticate(headers, res, null, cors);
-    if (!ex) return;
-    let session: LegacySession;
-    const http =
-      header(headers, 'mcp-session-id') === undefined ? undefined : findSession(this.ctx, headers, res, ex, null);
-    if (http) session = http.legacy;
-    else if (header(headers, 'mcp-session-id') !== undefined) return;
-    else {
-      const version = statelessVersion(headers);
-      if (!version)
-        return sendError(res, 400, null, ErrorCode.InvalidRequest, 'Unsupported MCP-Protocol-Version', cors);
-      session = new LegacySession(undefined, ex.principal?.id);
-      session.protocolVersion = version;
-    }
-    if (!legacyFeatures(session.protocolVersion).batching) {
-      return sendError(
-        res,
-        400,
-        null,
-        ErrorCode.InvalidRequest,
-        'Invalid Request: batches are only accepted on protocol revision 2025-03-26',
-        cors,
-      );
-    }
-    const replies = await legacyBatch(
-      this.ctx,
-      session,
-      http,
-      decodedItems.map((d) => toItem(d)),
-      ex,
-    );
-    if (replies.length === 0) return sendEmpty(res, 202, cors);
-    sendJson(res, 200, replies, cors);
-  }
-
   private async decode(
     req: HttpRequestView,
     res: ResponseSink,
@@ -366,67 +297,6 @@ export class HttpEndpoint {
     const decoded = decodeText(body.text);
     return decoded;
   }
-
-  /**
-   * Establishes the principal: the OAuth resource's bearer-token check when the server is one,
-   * else the app's `authenticate` hook (a throw is 401). A refusal is answered here. Without either
-   * the exchange is known at once: no promise (callers await only what is one).
-   */
-  private authenticate(
-    headers: HeaderBag,
-    res: ResponseSink,
-    id: RequestId | null | undefined,
-    cors: Record<string, string>,
-  ): Exchange | undefined | Promise<Exchange | undefined> {
-    const rs = this.ctx.server.settings.resourceServer;
-    if (rs) return this.bearer(rs, headers, res, id, cors);
-    const hook = this.ctx.server.settings.authenticate;
-    if (!hook) return { responseHeaders: cors };
-    return this.runAuthenticate(hook, headers, res, id, cors);
-  }
-
-  private async runAuthenticate(
-    hook: NonNullable<ServerEndpoint['settings']['authenticate']>,
-    headers: HeaderBag,
-    res: ResponseSink,
-    id: RequestId | null | undefined,
-    cors: Record<string, string>,
-  ): Promise<Exchange | undefined> {
-    let principal: Principal | undefined;
-    try {
-      principal = await hook({ transport: 'http', headers: { ...headers } });
-    } catch (e) {
-      const message = e instanceof ProtocolError || e instanceof Error ? e.message : 'Unauthorized';
-      sendError(res, 401, id, ErrorCode.InvalidRequest, `Unauthorized: ${message}`, {
-        ...cors,
-        'WWW-Authenticate': 'Bearer',
-      });
-      return undefined;
-    }
-    return { principal, responseHeaders: cors };
-  }
-
-  private async bearer(
-    rs: ResourceServer,
-    headers: HeaderBag,
-    res: ResponseSink,
-    id: RequestId | null | undefined,
-    cors: Record<string, string>,
-  ): Promise<Exchange | undefined> {
-    const outcome = await rs.authenticate(header(headers, 'authorization'));
-    if (outcome.ok) return { principal: outcome.principal, responseHeaders: cors };
-    if (outcome.reason) {
-      const log = outcome.status === 503 ? this.ctx.logger.error : this.ctx.logger.warn;
-      log.call(this.ctx.logger, `Access token refused: ${outcome.reason}`);
-    }
-    const challenge: Record<string, string> =
-      outcome.status === 503 ? {} : { 'WWW-Authenticate': rs.challenge(outcome) };
-    sendError(res, outcome.status, id, ErrorCode.InvalidRequest, `Unauthorized: ${outcome.description}`, {
-      ...cors,
-      ...challenge,
-    });
-    return undefined;
-  }
 }
 
 /**
@@ -448,40 +318,4 @@ function envelopeHeaderMismatch(
 
 function versionOf(headers: HeaderBag): string | undefined {
   return header(headers, 'mcp-protocol-version')?.trim();
-}
-
-/** Clients send the same Accept header on every request: decide once per distinct value. */
-const acceptDecisions = new Map<string, boolean>();
-function acceptsReply(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
-  let ok = acceptDecisions.get(accept);
-  if (ok === undefined) {
-    ok = parseAccept(accept);
-    if (acceptDecisions.size >= 256) acceptDecisions.clear();
-    acceptDecisions.set(accept, ok);
-  }
-  return ok;
-}
-
-function parseAccept(accept: string): boolean {
-  return accept.split(',').some((part) => {
-    const type = part.split(';')[0]!.trim().toLowerCase();
-    return (
-      type === 'application/json' ||
-      type === 'text/event-stream' ||
-      type === 'application/*' ||
-      type === 'text/*' ||
-      type === '*/*'
-    );
-  });
-}
-
-function toItem(d: Decoded): { kind: string; message?: never; error?: never } {
-  if (d.kind === 'invalid') return { kind: 'invalid', error: d.error as never };
-  if (d.kind === 'batch')
-    return {
-      kind: 'invalid',
-      error: { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: 'nested batch' } } as never,
-    };
-  return { kind: d.kind, message: d.message as never };
 }

@@ -4,7 +4,7 @@
  * stream and the resumable streams of its POSTs.
  */
 import type { RequestId } from '../../protocol/jsonrpc';
-import { LegacySession } from '../../server/legacy-session';
+import { LegacySession } from '../../server/legacy/legacy-session';
 import type { ServerEndpoint } from '../../server/server-endpoint';
 import { OutboundRequests } from '../outbound-requests';
 import type { EventStore } from './event-store';

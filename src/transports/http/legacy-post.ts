@@ -5,7 +5,7 @@
  * and without initialize, a request is served statelessly by a throwaway session.
  */
 import { replyHeaders, replyStatus } from './reply-status';
-import type { ResourceServer } from '../../server/resource-server';
+import type { ResourceServer } from '../../server/core/resource-server';
 import { ErrorCode } from '../../protocol/error-codes';
 import {
   failure,
@@ -15,9 +15,9 @@ import {
   type JsonRpcResponse,
 } from '../../protocol/jsonrpc';
 import { isLegacyVersion, type LegacyVersion } from '../../protocol/versions';
-import { LegacySession } from '../../server/legacy-session';
+import { LegacySession } from '../../server/legacy/legacy-session';
 import { StoreUnavailableError } from '../../state/store-unavailable';
-import type { RequestIO } from '../../server/request-io';
+import type { RequestIO } from '../../server/request/request-io';
 import type { Reply } from '../../server/server-endpoint';
 import type { EndpointContext, Exchange } from './endpoint-context';
 import { header, type HeaderBag, type ResponseSink } from './http-exchange';

@@ -6,7 +6,7 @@
  */
 import type { Principal } from '../../context/principal';
 import type { JsonRpcNotification } from '../../protocol/jsonrpc';
-import type { RequestIO } from '../../server/request-io';
+import type { RequestIO } from '../../server/request/request-io';
 import type { Abortable } from './inflight';
 import type { ReplyStream } from './reply-stream';
 

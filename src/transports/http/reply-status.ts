@@ -2,7 +2,7 @@
 import { neededScopes } from '../../errors/insufficient-scope';
 import { httpStatusOfError } from '../../protocol/http-status';
 import type { Era } from '../../protocol/versions';
-import type { ResourceServer } from '../../server/resource-server';
+import type { ResourceServer } from '../../server/core/resource-server';
 import type { Reply } from '../../server/server-endpoint';
 
 export function replyStatus(reply: Reply, era: Era): number {

@@ -3,7 +3,7 @@
  * resource: GET (or HEAD) at the path-suffixed and the root well-known paths. The document is public:
  * Host is checked (DNS rebinding), any Origin may read it (browser-based clients discover from it).
  */
-import type { ResourceServer } from '../../server/resource-server';
+import type { ResourceServer } from '../../server/core/resource-server';
 import { rejectHostOrOrigin, type HostPolicy } from './host-guard';
 import { header, type HeaderBag, type ResponseSink } from './http-exchange';
 

@@ -7,7 +7,7 @@ import { IsString } from 'class-validator';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Context, ContextServerModule, McpApplication, Tool } from '../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import { modernPost, parseSse, replyOf } from '../../helpers/http-fixtures';
 
 class NameForm {

@@ -20,7 +20,7 @@ import {
   type ExecutionContext,
   type Interceptor,
 } from '../../../src';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
 import { trackProcessFaults } from '../../helpers/http-fixtures';
 

@@ -19,7 +19,7 @@ import {
   Tool,
 } from '../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import { modernPost, replyOf } from '../../helpers/http-fixtures';
 
 const seen = { runs: 0 };

@@ -2,7 +2,7 @@
  * The NotificationBus contract (in-process, Redis). `pair()` gives two buses of one fleet (the same
  * bus twice for the in-process one): what one publishes, subscribers of both hear.
  */
-import type { NotificationBus, NotificationBusEvent } from '../../../src/server/notification-bus';
+import type { NotificationBus, NotificationBusEvent } from '../../../src/server/fleet/notification-bus';
 
 /** Resolves with the first `count` events the listener hears (rejects after 5 s). */
 export function collect(events: NotificationBusEvent[], count: number): Promise<NotificationBusEvent[]> {

@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
 import { ContextServerModule, McpApplication, Tool } from '../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import { JSON_HEADERS, modernPost, rawRequest } from '../../helpers/http-fixtures';
 
 class Slow {

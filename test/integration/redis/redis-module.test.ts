@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Context, ContextServerModule, FrameworkError, McpApplication, Tool, serveHttp } from '../../../src';
 import { RedisModule } from '../../../src/redis';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import { startRedisServer, type RedisServer } from '../../helpers/redis-server';
 import { modernPost, replyOf } from '../../helpers/http-fixtures';
 

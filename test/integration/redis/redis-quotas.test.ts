@@ -7,7 +7,7 @@
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { ContextServerModule, McpApplication, serveHttp, type HttpServerHandle } from '../../../src';
 import { RedisModule } from '../../../src/redis';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import {
   JSON_HEADERS,
   MODERN,

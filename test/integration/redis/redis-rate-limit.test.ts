@@ -4,7 +4,7 @@
  */
 import { ContextServerModule, McpApplication, MemoryClient, RateLimit, Tool, UseGuards } from '../../../src';
 import { RedisModule } from '../../../src/redis';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import { useRedisServer } from './fixture';
 
 const redis = useRedisServer();

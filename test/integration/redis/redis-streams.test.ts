@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RedisEventStore, RedisNotificationBus, type RedisConnection } from '../../../src/redis';
-import type { NotificationBusEvent } from '../../../src/server/notification-bus';
+import type { NotificationBusEvent } from '../../../src/server/fleet/notification-bus';
 import { eventStoreContract } from '../../helpers/contracts/event-store';
 import { collect, notificationBusContract } from '../../helpers/contracts/notification-bus';
 import { expectEveryKeyExpires, keysWithTtl, useRedisServer } from './fixture';

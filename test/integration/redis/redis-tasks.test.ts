@@ -8,7 +8,7 @@ import { IsBoolean } from 'class-validator';
 import { Context, ContextServerModule, Field, McpApplication, MemoryClient, Tool } from '../../../src';
 import { TASKS_EXTENSION } from '../../../src/protocol/extensions';
 import { RedisModule, RedisTaskStore } from '../../../src/redis';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import { expectEveryKeyExpires, useRedisServer } from './fixture';
 
 const redis = useRedisServer();

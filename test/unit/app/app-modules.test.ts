@@ -10,7 +10,7 @@ import {
   SERVER_OPTIONS,
 } from '../../../src';
 import { createRequestStateCodec, REQUEST_STATE_DEFAULTS } from '../../../src/state';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 
 const app = (extra: object = {}) => McpApplication.create({ name: 'mods', version: '1.0.0', providers: [], ...extra });
 

@@ -402,7 +402,7 @@ describe('legacy real await', () => {
 
   test('a client without a push channel gets an actionable error, not a hang', async () => {
     const io = { signal: new AbortController().signal, notify: () => undefined };
-    const { LegacySession } = await import('../../../src/server/legacy-session');
+    const { LegacySession } = await import('../../../src/server/legacy/legacy-session');
     const session = new LegacySession();
     session.clientCapabilities = allCaps;
     const reply = await dispatcherOf(app).handleLegacy(

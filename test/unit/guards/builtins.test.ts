@@ -19,7 +19,7 @@ import {
   Prompt,
   type TimingEntry,
 } from '../../../src';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import { MemoryClient } from '../../helpers/apps';
 
 let now = 0;

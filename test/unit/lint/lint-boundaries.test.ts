@@ -27,7 +27,7 @@ const upward: Fixture[] = [
   },
   {
     filePath: 'src/config/lint-fixture.ts',
-    code: "import type { ServerLogger } from '../server/server-logger';\n\nexport type Logger = ServerLogger;\n",
+    code: "import type { ServerLogger } from '../server/core/server-logger';\n\nexport type Logger = ServerLogger;\n",
   },
   {
     filePath: 'src/registry/lint-fixture.ts',

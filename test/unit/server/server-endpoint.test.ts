@@ -4,8 +4,8 @@
  * learn the settings they need from it.
  */
 import { randomBytes } from 'node:crypto';
-import { LegacySession } from '../../../src/server/legacy-session';
-import type { RequestIO } from '../../../src/server/request-io';
+import { LegacySession } from '../../../src/server/legacy/legacy-session';
+import type { RequestIO } from '../../../src/server/request/request-io';
 import type { JsonRpcNotification } from '../../../src/protocol/jsonrpc';
 import { McpApplication, RequestStateModule } from '../../../src';
 import { makeApp } from '../../helpers/apps';

@@ -1,7 +1,7 @@
 /** The telemetry options are validated like every options class; a pino-shaped logger is called object first. */
 import pino from 'pino';
-import { resolveServerOptions } from '../../../src/server/server-options';
-import { toServerLogger, type ServerLogger } from '../../../src/server/server-logger';
+import { resolveServerOptions } from '../../../src/server/core/server-options';
+import { toServerLogger, type ServerLogger } from '../../../src/server/core/server-logger';
 import { MemoryClient, Tool } from '../../../src';
 import { makeApp } from '../../helpers/apps';
 

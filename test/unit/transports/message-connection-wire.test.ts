@@ -5,7 +5,7 @@
  */
 import { Context, ContextServerModule, McpApplication, Tool } from '../../../src';
 import type { JsonRpcMessage } from '../../../src/protocol/jsonrpc';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import { MessageConnection } from '../../../src/transports/message-connection';
 
 const MODERN = '2026-07-28';

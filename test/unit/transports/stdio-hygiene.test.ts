@@ -4,7 +4,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { ContextServerModule, McpApplication, serveStdio, Tool } from '../../../src';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 
 class Echo {
   @Tool({ description: 'Echoes' })

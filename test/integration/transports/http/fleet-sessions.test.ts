@@ -6,8 +6,8 @@
  */
 import { ContextServerModule, McpApplication, serveHttp, type HttpServerHandle } from '../../../../src';
 import { defineModule } from '../../../../src/config/modules';
-import { SHARED_STORES, type SharedStores } from '../../../../src/server/shared-stores';
-import { silentLogger } from '../../../../src/server/server-logger';
+import { SHARED_STORES, type SharedStores } from '../../../../src/server/fleet/shared-stores';
+import { silentLogger } from '../../../../src/server/core/server-logger';
 import type { LeaseCounter } from '../../../../src/state/lease-counter';
 import { MemoryLeaseCounter } from '../../../../src/state/memory-lease-counter';
 import { StoreUnavailableError } from '../../../../src/state/store-unavailable';

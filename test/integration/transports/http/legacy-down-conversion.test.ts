@@ -5,7 +5,7 @@
  */
 import { IsString } from 'class-validator';
 import { ContextServerModule, Field, McpApplication, Prompt } from '../../../../src';
-import { silentLogger } from '../../../../src/server/server-logger';
+import { silentLogger } from '../../../../src/server/core/server-logger';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
 import { RawLegacyClient } from '../../../helpers/http-fixtures';
 

@@ -6,7 +6,7 @@
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { Context, ContextServerModule, McpApplication, ProtocolError, Tool } from '../../../../src';
 import type { JsonRpcMessage } from '../../../../src/protocol/jsonrpc';
-import { silentLogger } from '../../../../src/server/server-logger';
+import { silentLogger } from '../../../../src/server/core/server-logger';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
 import { MessageConnection } from '../../../../src/transports/message-connection';
 import { RawLegacyClient, replyOf, waitFor } from '../../../helpers/http-fixtures';

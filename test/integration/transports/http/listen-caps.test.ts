@@ -5,7 +5,7 @@
  */
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { ContextServerModule, McpApplication, serveHttp, type HttpServerHandle } from '../../../../src';
-import { silentLogger } from '../../../../src/server/server-logger';
+import { silentLogger } from '../../../../src/server/core/server-logger';
 import { MessageConnection } from '../../../../src/transports/message-connection';
 import type { JsonRpcMessage } from '../../../../src/protocol/jsonrpc';
 import { JSON_HEADERS, MODERN, modernMeta, modernPost, TestTools, waitFor } from '../../../helpers/http-fixtures';

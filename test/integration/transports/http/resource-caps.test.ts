@@ -11,7 +11,7 @@ import {
   serveHttp,
   type HttpServerHandle,
 } from '../../../../src';
-import { silentLogger } from '../../../../src/server/server-logger';
+import { silentLogger } from '../../../../src/server/core/server-logger';
 import { modernPost, RawLegacyClient, replyOf } from '../../../helpers/http-fixtures';
 
 class Files {

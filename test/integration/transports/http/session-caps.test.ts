@@ -4,7 +4,7 @@
  * waiting on one session. Each refusal is followed by a normal call that succeeds.
  */
 import { ContextServerModule, McpApplication, serveHttp, type HttpServerHandle } from '../../../../src';
-import { silentLogger } from '../../../../src/server/server-logger';
+import { silentLogger } from '../../../../src/server/core/server-logger';
 import {
   JSON_HEADERS,
   makeApp,

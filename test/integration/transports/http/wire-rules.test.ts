@@ -7,7 +7,7 @@
 import { IsString } from 'class-validator';
 import { Context, ContextServerModule, McpApplication, ProtocolError, Prompt, Resource, Tool } from '../../../../src';
 import { serveHttp, type HttpServerHandle } from '../../../../src/transports/http';
-import type { ServerLogger } from '../../../../src/server/server-logger';
+import type { ServerLogger } from '../../../../src/server/core/server-logger';
 import {
   JSON_HEADERS,
   MODERN,

@@ -22,7 +22,7 @@ import {
   type ExecutionContext,
   type Interceptor,
 } from '../../../../src';
-import { silentLogger } from '../../../../src/server/server-logger';
+import { silentLogger } from '../../../../src/server/core/server-logger';
 import { MemoryClient } from '../../../helpers/apps';
 
 const log: string[] = [];

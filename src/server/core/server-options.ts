@@ -1,0 +1,125 @@
+/** `ContextServerOptions`: everything the server (not the transport) can be configured with. */
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import { Type } from 'class-transformer';
+import type { Principal } from '../../context/principal';
+import { RequestStateOptions, requestStateProblems } from '../../state/request-state-options';
+import { CacheHintOptions } from '../../config/cache-hint-options';
+import { DEFAULT_MAX_TRACKED_FLOWS } from '../../state/memory-flow-store';
+import type { FlowStore } from '../../state/flow-store';
+import type { TaskStore } from '../../state/task-store';
+import { HasMethods, IsFunction } from '../../config/option-rules';
+import { validateOptions } from '../../config/validate-options';
+import type { ReplayLintMode } from '../replay/replay-lint';
+import type { PinoLikeLogger, ServerLogger } from './server-logger';
+import { TelemetryOptions } from '../../telemetry/telemetry-options';
+
+export { CacheHintOptions, TelemetryOptions };
+
+/** Credentials a transport found on a request, for the authentication hook. */
+export interface AuthRequest {
+  transport: 'http' | 'stdio' | 'memory';
+  headers?: Record<string, string | string[] | undefined>;
+  env?: NodeJS.ProcessEnv;
+}
+
+export type Authenticate = (request: AuthRequest) => Principal | undefined | Promise<Principal | undefined>;
+
+/**
+ * The requestState options (`requestStateKey`, `encryptRequestState`, `requestStateLifetime`,
+ * `maxFlowLifetime`, `maxRequestStateBytes`, `requestStateAudience`, `singleUseRequestState`,
+ * `singleUseStore`) are defined once, on RequestStateOptions, and inherited here with their rules.
+ */
+export class ContextServerOptions extends RequestStateOptions {
+  /** Legacy real-await: how long one server-to-client request may wait for its reply. */
+  @IsInt() @Min(1) legacyAskTimeoutMs = 600_000;
+  /** Legacy: server-to-client requests one session (stdio process or HTTP session) may have waiting for replies. */
+  @IsInt() @Min(1) maxPendingAsksPerSession = 100;
+  /** How often an invalid answer is asked again on legacy before the ask fails. */
+  @IsInt() @Min(0) @Max(10) maxReasks = 3;
+  /** Legacy stand-in for a requestState-only round (`ctx.pause()`). */
+  @IsInt() @Min(0) pauseMs = 250;
+  /** Longest resource URI accepted (characters), checked before template matching. */
+  @IsInt() @Min(64) @Max(1_048_576) maxUriLength = 8192;
+  /** Legacy `resources/subscribe`: distinct URIs one session may hold. */
+  @IsInt() @Min(1) maxSubscriptionsPerSession = 1000;
+  /** 2026 `subscriptions/listen`: open streams at most, over all clients. */
+  @IsInt() @Min(1) maxListenStreams = 10_000;
+  /** Open listen streams one authenticated principal may hold. */
+  @IsInt() @Min(1) maxListenStreamsPerPrincipal = 100;
+  /** Open listen streams all clients without a principal may hold together. */
+  @IsInt() @Min(1) maxAnonymousListenStreams = 1000;
+  /** Legacy: how many times a low-level handler's `InputRequired` is answered before the call fails (-32603). */
+  @IsInt() @Min(1) @Max(1000) legacyMaxInputRounds = 16;
+  /** Items per page of list results. */
+  @IsInt() @Min(1) @Max(10_000) pageSize = 100;
+  /** 2026 cache hints for server/discover and list results. */
+  @ValidateNested() @Type(() => CacheHintOptions) listCache: CacheHintOptions = new CacheHintOptions();
+  /** 2026 cache hints for resources/read unless a resource sets its own. */
+  @ValidateNested() @Type(() => CacheHintOptions) readCache: CacheHintOptions = new CacheHintOptions();
+  /**
+   * A form passed to `ctx.elicit` but not declared in the handler's `forms`: checked on first use and logged once
+   * (`warn`), or refused (`refuse`).
+   */
+  @IsIn(['warn', 'refuse']) undeclaredForms: 'warn' | 'refuse' = 'warn';
+  /** Guidance for the model, sent in initialize / server/discover. */
+  @IsOptional() @IsString() instructions?: string;
+  /**
+   * Establishes the principal of a request (HTTP headers, stdio environment).
+   */
+  @IsOptional() @IsFunction() authenticate?: Authenticate;
+  /** Exactly-once records of 2026 flows (`ctx.once` results, completions). In memory by default: per instance only. */
+  @IsOptional() @HasMethods('claim', 'recordOnce', 'complete', 'release') flowStore?: FlowStore;
+  /**
+   * Cap of the in-memory flow store: unfinished flows tracked at once; a new flow beyond it is refused (-32603), never
+   * a live one forgotten.
+   */
+  @IsInt() @Min(1) maxTrackedFlows = DEFAULT_MAX_TRACKED_FLOWS;
+  /** How long a round waits while another copy of the same flow runs, before -32603. */
+  @IsInt() @Min(0) @Max(600_000) flowBusyWaitMs = 30_000;
+  /**
+   * The replay linter: 2026 rounds that still ask run twice and must ask the same questions, and
+   * an `@Effect()` outside `ctx.once` in them is reported. 'warn' logs (development), 'error' fails
+   * the request (the test kit turns this on), 'off' (default) costs nothing.
+   */
+  @IsIn(['off', 'warn', 'error']) replayLint: ReplayLintMode = 'off';
+  /**
+   * Tasks (SEP-2663): how long a call of a task tool (`@Tool({ task })`) may run inline before it
+   * becomes a task. A call that finishes or asks within it answers as usual.
+   */
+  @IsInt() @Min(0) @Max(600_000) taskAfterMs = 100;
+  /** How long a task stays readable after its creation (`ttlMs`). */
+  @IsInt() @Min(1_000) @Max(30 * 86_400_000) taskTtlMs = 3_600_000;
+  /** The polling interval suggested to clients (`pollIntervalMs`). */
+  @IsInt() @Min(1) @Max(3_600_000) taskPollIntervalMs = 500;
+  /** Unexpired tasks one authenticated principal may hold; a new one beyond it is refused (-32600). */
+  @IsInt() @Min(1) maxTasksPerPrincipal = 100;
+  /** Unexpired tasks all clients without a principal may hold together. */
+  @IsInt() @Min(1) maxAnonymousTasks = 1000;
+  /** Largest task result kept (bytes of JSON); a larger one fails the task (-32603). */
+  @IsInt() @Min(1024) @Max(64 * 1_048_576) maxTaskResultBytes = 1_048_576;
+  /** Where tasks live. In memory by default (per instance); RedisModule shares them across a fleet. */
+  @IsOptional() @HasMethods('create', 'get', 'replace', 'delete') taskStore?: TaskStore;
+  /**
+   * Server diagnostics (refusal reasons, warnings) and the opt-in access log. Defaults to stderr. A
+   * pino-compatible logger (`logger.warn(obj, msg)`, recognised by its `child()` and `levels`) is adapted.
+   */
+  @IsOptional() @HasMethods('warn', 'error') logger?: ServerLogger | PinoLikeLogger;
+  /** Traces, metrics and the access log (docs/telemetry.md). */
+  @ValidateNested() @Type(() => TelemetryOptions) telemetry: TelemetryOptions = new TelemetryOptions();
+}
+
+/** What `ContextServerModule.configure` takes: every option optional, cache hints partial too. */
+export type ContextServerInit = Partial<Omit<ContextServerOptions, 'listCache' | 'readCache' | 'telemetry'>> & {
+  listCache?: Partial<CacheHintOptions>;
+  readCache?: Partial<CacheHintOptions>;
+  telemetry?: Partial<TelemetryOptions>;
+};
+
+/** Validates and freezes server options: unknown keys, each field's rules, the requestState cross-checks. */
+export function resolveServerOptions(input: unknown): Readonly<ContextServerOptions> {
+  return validateOptions(ContextServerOptions, input, {
+    label: 'ContextServerOptions',
+    nested: { listCache: CacheHintOptions, readCache: CacheHintOptions, telemetry: TelemetryOptions },
+    checks: requestStateProblems,
+  });
+}

@@ -1,0 +1,20 @@
+/**
+ * What an initialized legacy session hears without asking: list changes, and updates of the
+ * resources it subscribed to (`resources/subscribe`). Every legacy transport sends these.
+ */
+import type { JsonRpcNotification } from '../../protocol/jsonrpc';
+import type { Registry } from '../../registry/registry';
+import type { LegacySession } from './legacy-session';
+
+export function followChanges(
+  registry: Registry,
+  session: LegacySession,
+  send: (n: JsonRpcNotification) => void,
+): () => void {
+  return registry.subscribe((e) => {
+    if (e.type === 'listChanged') send({ jsonrpc: '2.0', method: `notifications/${e.list}/list_changed` });
+    else if (session.subscriptions.has(e.uri)) {
+      send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: e.uri } });
+    }
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * The replay engine's shared vocabulary: what a run asks of the engine (AskRun), what the engine is
+ * built from (EngineDeps), and what a round comes back as (Outcome). Its own file so that the
+ * engine's parts (open, attempt, end, legacy) import the words, not each other.
+ */
+import type { AskPort } from '../../context/ask-port';
+import type { StateBag } from '../../context/state-bag';
+import type { JsonObject } from '../../protocol/jsonrpc';
+import type { FlowStore, RequestStateCodec } from '../../state';
+import type { ContextServerOptions } from '../core/server-options';
+import type { ServerLogger } from '../core/server-logger';
+import type { AttemptInfo } from '../pipeline/pipeline';
+import type { RequestIO } from '../request/request-io';
+import type { RequestScope } from '../request/request-scope';
+
+/** The slice of the requestState codec the engine uses. */
+export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open' | 'fingerprint'>;
+
+export type Outcome<T> = { kind: 'complete'; value: T } | { kind: 'input_required'; result: JsonObject };
+
+/** The engine's own options come whole from ContextServerOptions (one definition each); the rest are services. */
+export interface EngineDeps
+  extends Pick<
+    ContextServerOptions,
+    'legacyAskTimeoutMs' | 'maxReasks' | 'pauseMs' | 'legacyMaxInputRounds' | 'flowBusyWaitMs' | 'replayLint'
+  > {
+  sealer: StateSealer;
+  logger: ServerLogger;
+  /** Exactly-once records of 2026 flows. */
+  flows: FlowStore;
+  /** How long a record outlives its last write: the requestState lifetime (ms). */
+  flowTtlMs: number;
+}
+
+export interface AskRun<T> {
+  method: 'tools/call' | 'prompts/get' | 'resources/read';
+  target: string;
+  params: JsonObject;
+  scope: RequestScope;
+  io: RequestIO;
+  /**
+   * One attempt; `io` is the request's, or a silent one for the linter's dry replay. `attempt` is
+   * given for a real attempt only (guards and interceptors run there, never in the dry replay).
+   */
+  run: (asks: AskPort, state: StateBag, io: RequestIO, attempt?: AttemptInfo) => T | Promise<T>;
+}

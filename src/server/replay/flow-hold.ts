@@ -1,0 +1,135 @@
+/**
+ * One attempt's hold on its 2026 flow in the flow store: claimed before a round with requestState
+ * runs (a parallel copy waits; a completed flow answers with its first result), and lazily on a
+ * first round, which nobody else can know yet. Backs `ctx.once` with the store's records.
+ */
+import { randomBytes } from 'node:crypto';
+import { createRandomPool } from '../../state/random-pool';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ProtocolError } from '../../errors/protocol-error';
+import type { FlowStore, OnceRecord } from '../../state';
+import { hasKey, type FlowState } from '../../context/flow-state';
+import type { OnceLedger } from '../../context/replay-port';
+import type { ServerLogger } from '../core/server-logger';
+
+export interface FlowHoldDeps {
+  flows: FlowStore;
+  flowTtlMs: number;
+  flowBusyWaitMs: number;
+  logger: ServerLogger;
+}
+
+/** Flow ids come from a CSPRNG pool: one OpenSSL call per 4 KiB instead of one per flow. */
+const random = createRandomPool();
+/**
+ * Holders need only be unique (they tell attempts apart in the store, across instances): a random
+ * prefix per process and a counter, no random bytes per attempt.
+ */
+const HOLDER_PREFIX = randomBytes(9).toString('base64url');
+let holders = 0;
+
+const FIRST_POLL_MS = 2;
+const MAX_POLL_MS = 100;
+
+export class FlowHold implements OnceLedger {
+  private _held = false;
+
+  /** Whether this attempt holds its flow in the store (a first round that never asks does not). */
+  get held(): boolean {
+    return this._held;
+  }
+  /** The store's `ctx.once` records of the flow, once claimed. */
+  private onces?: Record<string, OnceRecord>;
+  private holderId?: string;
+
+  /** Ids are minted on first use: a call that never asks or fences costs no random bytes. */
+  constructor(
+    private readonly deps: FlowHoldDeps,
+    private readonly flow: FlowState,
+    /** The request's IO; its signal is read only while waiting (a transport may create it lazily). */
+    private readonly io: { readonly signal: AbortSignal },
+  ) {}
+
+  get flowId(): string {
+    if (!this.flow.id) this.flow.id = random(16).toString('base64url');
+    return this.flow.id;
+  }
+
+  private get holder(): string {
+    return (this.holderId ??= `${HOLDER_PREFIX}.${(++holders).toString(36)}`);
+  }
+
+  /** Holds the flow, waiting while another copy runs; returns the completion of a completed flow. */
+  async claim(): Promise<{ result: unknown } | undefined> {
+    if (this._held) return undefined;
+    const giveUpAt = Date.now() + this.deps.flowBusyWaitMs;
+    for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
+      const claim = await this.deps.flows.claim(this.flowId, this.holder, this.expiry());
+      switch (claim.kind) {
+        case 'claimed':
+          this._held = true;
+          this.onces = claim.onces;
+          return undefined;
+        case 'completed':
+          return { result: claim.result };
+        case 'full':
+          this.deps.logger.warn('flow store full: round refused', { flowId: this.flowId });
+          throw ProtocolError.internal(
+            'The server is tracking as many flows as maxTrackedFlows allows (a completed flow is kept until ' +
+              'its requestState expires, so a retry gets its result); retry later',
+          );
+        case 'busy':
+          if (this.io.signal.aborted || Date.now() + delay > giveUpAt) {
+            throw ProtocolError.internal(
+              'Another request of this flow is still running (waited flowBusyWaitMs); retry after it answers',
+            );
+          }
+          await sleep(delay);
+      }
+    }
+  }
+
+  /**
+   * `ctx.once` records of this hold's flow: the hold itself (one object per request, nothing made
+   * for the calls that never use `ctx.once`).
+   */
+  ledger(): OnceLedger {
+    return this;
+  }
+
+  /** The store's record first, the sealed state's as a fallback (a store that lost them). */
+  async lookup(key: string): Promise<OnceRecord | undefined> {
+    return this.onces?.[key] ?? (hasKey(this.flow.onces, key) ? this.flow.onces[key] : undefined);
+  }
+
+  async record(key: string, outcome: OnceRecord): Promise<void> {
+    await this.claim();
+    await this.deps.flows.recordOnce(this.flowId, this.holder, key, outcome, this.expiry());
+    (this.onces ??= {})[key] = outcome;
+    this.flow.onces[key] = outcome;
+  }
+
+  /** Records the completion when the flow is tracked (a one-round call never is). */
+  async complete(result: unknown): Promise<void> {
+    if (!this._held) return;
+    await this.deps.flows.complete(this.flowId, this.holder, result, this.expiry());
+    this._held = false;
+  }
+
+  async release(): Promise<void> {
+    if (!this._held) return;
+    this._held = false;
+    try {
+      await this.deps.flows.release(this.flowId, this.holder);
+    } catch (e) {
+      this.deps.logger.error('flow store: release failed', {
+        flowId: this.flowId,
+        error: e instanceof Error ? e.message : String(e),
+      });
+    }
+  }
+
+  private expiry(): number {
+    return Date.now() + this.deps.flowTtlMs;
+  }
+}

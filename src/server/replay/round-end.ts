@@ -1,0 +1,138 @@
+/**
+ * Ends a 2026 round once its attempt settled: the one place that decides. A protocol error goes
+ * on; an attempt with no unanswered ask completes (recorded in the flow store when the flow is
+ * held); otherwise `input_required` with the attempt's requests and the flow sealed again for the
+ * next round (the low-level path seals the handler's own requests and state string).
+ */
+import { askFingerprint } from '../../context/asks';
+import { dict, type FlowState } from '../../context/flow-state';
+import { toSealedFlow } from '../../context/sealed-flow';
+import { InputRequired } from '../../context/input-required-result';
+import type { PendingAsk } from '../../context/input-required';
+import type { StateBag } from '../../context/state-bag';
+import { ProtocolError } from '../../errors/protocol-error';
+import type { JsonObject } from '../../protocol/jsonrpc';
+import type { InputRequest } from '../../protocol/types';
+import { askKindOf } from '../../telemetry/conventions';
+import type { RequestTelemetry } from '../../telemetry/request-telemetry';
+import type { RequestScope } from '../request/request-scope';
+import { telemetryOf } from '../request/request-telemetry-of';
+import type { AskRun, EngineDeps, Outcome, StateSealer } from './engine-types';
+import type { FlowHold } from './flow-hold';
+import type { OpenedRound } from './flow-open';
+import { replayProblems, reportReplayProblems } from './replay-lint';
+import type { RoundAttempt } from './round-attempt';
+
+/** Complete, or seal the next round. */
+export async function endRound<T>(
+  deps: EngineDeps,
+  r: AskRun<T>,
+  round: OpenedRound,
+  hold: FlowHold,
+  attempt: RoundAttempt<T>,
+): Promise<Outcome<T>> {
+  const settled = attempt.settled ?? (await attempt.result());
+  const { port, state, lint } = attempt;
+  const telemetry = telemetryOf(r.scope);
+  if (!settled.ok && settled.error instanceof ProtocolError) throw settled.error;
+  if (!settled.ok && settled.error instanceof InputRequired) {
+    const requests = lowLevelRequests(settled.error, r.scope.clientCapabilities);
+    await hold.claim();
+    if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
+    const result = sealLowLevel(deps.sealer, round, requests, settled.error.requestState, state);
+    telemetry?.sealed((result.requestState as string).length);
+    return { kind: 'input_required', result };
+  }
+  if (port.pending.length === 0) {
+    if (!settled.ok) throw settled.error;
+    if (hold.held) await hold.complete(settled.value);
+    if (round.continues) telemetry?.flowCompleted(round.flow.round);
+    return { kind: 'complete', value: settled.value };
+  }
+  if (lint) {
+    const replay = await lint.replay(r, deps.maxReasks);
+    reportReplayProblems(
+      deps.replayLint,
+      deps.logger,
+      `${r.method} ${r.target}`,
+      replayProblems(port.trace, replay, lint.effects),
+    );
+  }
+  // A new flow is registered once it needs a next round (so a full store refuses it now).
+  await hold.claim();
+  port.markPausesAnswered();
+  if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
+  const result = sealPending(deps.sealer, round, port.pending, state);
+  telemetry?.sealed((result.requestState as string).length);
+  return { kind: 'input_required', result };
+}
+
+/** A round that needs another: round 1 starts the flow's trace; every ask sent is an event. */
+function traceNextRound(
+  telemetry: RequestTelemetry,
+  round: OpenedRound,
+  hold: FlowHold,
+  asked: readonly (readonly [string, InputRequest | undefined])[],
+): void {
+  if (!round.continues) round.flow.firstSpan = telemetry.startFlow(hold.flowId);
+  for (const [key, request] of asked) telemetry.ask(askKindOf(request), key, 'asked');
+}
+
+/** The asks of this attempt that no answer met (pauses carry no request: the retry answers them). */
+function sealPending(
+  sealer: StateSealer,
+  round: OpenedRound,
+  pending: readonly PendingAsk[],
+  state: StateBag,
+): JsonObject {
+  const requests: Record<string, InputRequest> = {};
+  for (const p of pending) {
+    if (!p.request) continue;
+    requests[p.key] = p.request;
+    round.flow.asked[p.key] = p.fingerprint;
+  }
+  return seal(sealer, round, requests, state);
+}
+
+/** The low-level path's requests, each checked against what the client declared (before anything is held). */
+function lowLevelRequests(
+  signal: InputRequired,
+  capabilities: RequestScope['clientCapabilities'],
+): Record<string, InputRequest> {
+  const requests: Record<string, InputRequest> = {};
+  for (const [key, ask] of Object.entries(signal.inputRequests)) {
+    if (!ask.supportedBy(capabilities))
+      throw ProtocolError.missingCapability(ask.requires, Object.keys(ask.requires).join(', '));
+    requests[key] = ask.request;
+  }
+  return requests;
+}
+
+/** The low-level path: the handler's own requests and state string, sealed in our envelope. */
+function sealLowLevel(
+  sealer: StateSealer,
+  round: OpenedRound,
+  requests: Record<string, InputRequest>,
+  handlerState: string | undefined,
+  state: StateBag,
+): JsonObject {
+  const flow: FlowState = round.flow;
+  flow.asked = dict();
+  for (const [key, request] of Object.entries(requests)) flow.asked[key] = askFingerprint(request);
+  if (handlerState === undefined) delete flow.handlerState;
+  else flow.handlerState = handlerState;
+  return seal(sealer, round, requests, state);
+}
+
+function seal(
+  sealer: StateSealer,
+  round: OpenedRound,
+  requests: Record<string, InputRequest>,
+  state: StateBag,
+): JsonObject {
+  round.flow.state = state.toJSON();
+  const result: JsonObject = { resultType: 'input_required' };
+  if (Object.keys(requests).length) result.inputRequests = requests;
+  result.requestState = sealer.seal(toSealedFlow(round.flow), round.binding, round.flowStartedAt);
+  return result;
+}

@@ -1,0 +1,98 @@
+/**
+ * One `tools/call` through the ask engine: the handler with its Context, its result checked
+ * against the outputSchema, an unknown throw turned into an `isError` result. Used by a plain
+ * call and by each round of a task (which runs the same handler, replayed the same way).
+ */
+import { InputRequiredSignal } from '../../context/input-required';
+import { InputRequired } from '../../context/input-required-result';
+import { FrameworkError } from '../../errors/framework-error';
+import { ProtocolError } from '../../errors/protocol-error';
+import type { JsonRpcRequest } from '../../protocol/jsonrpc';
+import type { CallToolResult } from '../../protocol/types';
+import type { ToolDefinition } from '../../registry/definitions';
+import { runWithAsks } from './ask-engine';
+import type { Outcome } from './engine-types';
+import { vetHandlerError } from '../replies/handler-codes';
+import { makeContext } from '../methods/call-context';
+import { invokeGuarded, type Guarded } from '../methods/guarded';
+import { GuardRefusal } from '../pipeline/signals';
+import type { RequestIO } from '../request/request-io';
+import type { RequestScope } from '../request/request-scope';
+import { outputProblem, toolError, toolResult } from '../replies/results';
+import type { ServerCore } from '../core/server-core';
+import { thrownDetail } from '../core/server-logger';
+
+/** A handler may return its InputRequired instead of throwing it: the engine handles both alike. */
+export function endIfInputRequired(value: unknown): unknown {
+  if (value instanceof InputRequired) throw value;
+  return value;
+}
+
+/** The tool and its pipeline, as `tools/call` resolved them. */
+export type GuardedTool = Guarded & { readonly def: ToolDefinition };
+
+export function guardedTool(core: ServerCore, def: ToolDefinition): GuardedTool {
+  return { def, kind: 'tool', method: 'tools/call', target: def.name, pipe: core.pipelines.of(def) };
+}
+
+export function runToolRound(
+  core: ServerCore,
+  g: GuardedTool,
+  req: JsonRpcRequest,
+  args: unknown,
+  scope: RequestScope,
+  io: RequestIO,
+): Outcome<CallToolResult> | Promise<Outcome<CallToolResult>> {
+  const def = g.def;
+  return runWithAsks(core.engine, {
+    method: 'tools/call',
+    target: def.name,
+    params: req.params ?? {},
+    scope,
+    io,
+    run: (asks, state, runIo, attempt) => {
+      const ctx = makeContext(req, scope, runIo, asks, state, core.forms.gate(def));
+      let value: unknown;
+      try {
+        value = invokeGuarded(core, g, args, ctx, attempt);
+      } catch (e) {
+        return toolFailure(core, g, scope, e);
+      }
+      // A synchronous handler's value is shaped here and now: no async frame for it.
+      if (value instanceof Promise) {
+        return value.then(
+          (v: unknown) => shapedResult(core, g, scope, v),
+          (e: unknown) => toolFailure(core, g, scope, e),
+        );
+      }
+      return shapedResult(core, g, scope, value);
+    },
+  });
+}
+
+/** The handler's value as the tool's result, checked against its outputSchema. */
+function shapedResult(core: ServerCore, g: GuardedTool, scope: RequestScope, value: unknown): CallToolResult {
+  const def = g.def;
+  try {
+    const result = toolResult(def, endIfInputRequired(value));
+    const problem = outputProblem(def, result);
+    if (problem === undefined) return result;
+    core.logger.error(`tool ${def.owner} returned output that does not match its outputSchema`, {
+      reason: problem,
+    });
+    return toolError(`The tool's output does not match its outputSchema: ${problem}`);
+  } catch (e) {
+    return toolFailure(core, g, scope, e);
+  }
+}
+
+/** A throw of the handler (or its pipeline): signals and protocol errors go on, the rest is the tool's failure. */
+function toolFailure(core: ServerCore, g: GuardedTool, scope: RequestScope, e: unknown): CallToolResult {
+  const def = g.def;
+  if (e instanceof InputRequiredSignal || e instanceof InputRequired) throw e;
+  if (e === GuardRefusal.instance) throw ProtocolError.invalidParams(`Unknown tool: ${def.name}`);
+  if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
+  // Unknown throws are the tool's failure, readable by the model; the stack only in the server log.
+  core.logger.error(`tool ${def.owner} failed`, thrownDetail(e));
+  return toolError(e instanceof FrameworkError ? e.detail : e instanceof Error ? e.message : String(e));
+}

@@ -1,0 +1,103 @@
+/**
+ * What a handler produced, wrapped for the wire: a 2026 result carries `resultType`, `_meta` with
+ * serverInfo and, when cacheable, the cache hints; a legacy result carries no `resultType`.
+ */
+import { ProtocolError } from '../../errors/protocol-error';
+import type { CacheHints } from '../../metadata/options';
+import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
+import type { ServerCore } from '../core/server-core';
+import { CALLER_DEPENDENT } from '../methods/list-visibility';
+import type { Outcome } from '../replay/engine-types';
+import type { TaskOutcome } from '../tasks/task-service';
+
+export type Produced = JsonObject | Outcome<JsonObject> | TaskOutcome;
+
+const CACHEABLE = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+]);
+
+/** A 2026 result: `serverInfoMeta` is the frozen `_meta` every result carries. */
+export function modernResult(
+  core: ServerCore,
+  req: JsonRpcRequest,
+  produced: Produced,
+  serverInfoMeta: JsonObject,
+): JsonObject {
+  if (isOutcome(produced) && produced.kind === 'input_required') {
+    return resultWith(produced.result, undefined, serverInfoMeta);
+  }
+  if (isOutcome(produced) && produced.kind === 'task') {
+    return resultWith(produced.result, 'task', serverInfoMeta);
+  }
+  const body = !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result;
+  const meta = body._meta === undefined ? serverInfoMeta : { ...(body._meta as JsonObject), ...serverInfoMeta };
+  // The framework owns resultType: a handler's return value cannot turn a result into another kind.
+  const result = resultWith(body, 'complete', meta);
+  const hints = cacheHints(core, req);
+  if (hints) {
+    result.ttlMs = hints.ttlMs;
+    // A list that guards filtered for this caller is never shareable.
+    result.cacheScope = CALLER_DEPENDENT.has(body) ? 'private' : hints.cacheScope;
+  }
+  return result;
+}
+
+/**
+ * Cache hints for a complete result of server/discover, a list or resources/read (the resource's
+ * own `cache`, else `readCache`). Added to every complete result, a retry that completes after
+ * answers included; an input_required result never carries them (modernResult returns first).
+ */
+function cacheHints(core: ServerCore, req: JsonRpcRequest): CacheHints | undefined {
+  if (CACHEABLE.has(req.method)) return core.options.listCache;
+  if (req.method !== 'resources/read') return undefined;
+  const uri = req.params?.uri as string;
+  const def = core.registry.resource(uri) ?? core.registry.matchTemplate(uri)?.def;
+  const hints = def?.cache ?? core.options.readCache;
+  // A guarded resource is read only by the callers its guards let in: never shareable.
+  if (def && hints.cacheScope === 'public' && (core.pipelines.of(def)?.guards.length ?? 0) > 0) {
+    return { ...hints, cacheScope: 'private' };
+  }
+  return hints;
+}
+
+/** What a legacy client gets from a shared handler: the value, without the 2026 `resultType`; never a task. */
+export function legacyResult(produced: Produced): JsonObject {
+  if (isOutcome(produced) && produced.kind === 'task') throw ProtocolError.internal('A task on legacy');
+  return withoutResultType(
+    !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result,
+  );
+}
+
+function withoutResultType(result: JsonObject): JsonObject {
+  if (!('resultType' in result)) return result;
+  const { resultType: _dropped, ...rest } = result;
+  return rest;
+}
+
+/**
+ * `{ ...body, resultType, _meta }`, copied key by key: V8 builds that spread-then-add literal slowly
+ * and JSON.stringify of it was slower still (≈ 3 µs per tools/call reply, bench/profile-notes.md).
+ */
+function resultWith(body: JsonObject, resultType: string | undefined, meta: JsonObject): JsonObject {
+  const result: JsonObject = {};
+  for (const key in body) {
+    if (!Object.prototype.hasOwnProperty.call(body, key)) continue;
+    // A data property named `__proto__` stays one (as the spread made it), never a prototype.
+    if (key !== '__proto__') result[key] = body[key];
+    else Object.defineProperty(result, key, { value: body[key], enumerable: true, writable: true, configurable: true });
+  }
+  if (resultType !== undefined) result.resultType = resultType;
+  result._meta = meta;
+  return result;
+}
+
+function isOutcome(v: Produced): v is Outcome<JsonObject> | TaskOutcome {
+  return (
+    (v.kind === 'complete' && 'value' in v) ||
+    ((v.kind === 'input_required' || v.kind === 'task') && 'result' in v)
+  );
+}
