@@ -17,7 +17,7 @@ import type { RequestIO } from '../request/request-io';
 import { resourceUri } from '../request/resource-uri';
 import type { RequestScope } from '../request/request-scope';
 import { promptResult, resourceResult, toolError } from '../replies/results';
-import { endIfInputRequired, guardedTool, runToolRound, type GuardedTool } from '../replay/tool-round';
+import { endIfInputRequired, runToolRound } from './tool-round';
 import type { CallToolResult } from '../../protocol/types';
 import type { ToolDefinition } from '../../registry/definitions';
 import type { TaskOutcome, TaskService } from '../tasks/task-service';
@@ -29,7 +29,7 @@ import { makeContext } from './call-context';
 import type { Context } from '../../context/context';
 import { GuardRefusal } from '../pipeline/signals';
 import type { AttemptInfo } from '../pipeline/pipeline';
-import { invokeGuarded, knownTo, type Guarded } from './guarded';
+import { guardedTool, invokeGuarded, knownTo, type Guarded, type GuardedTool } from './guarded';
 
 function name(params: JsonObject | undefined, method: string): string {
   const n = params?.name;

@@ -1,7 +1,7 @@
 /** Runs a handler through its pipeline (guards, interceptors, filters) when it has one. */
 import type { Context } from '../../context/context';
 import { InputRequired } from '../../context/input-required-result';
-import type { HandlerSource } from '../../registry/definitions';
+import type { HandlerSource, ToolDefinition } from '../../registry/definitions';
 import type { Pipeline, AttemptInfo } from '../pipeline/pipeline';
 import { CallExecution } from '../pipeline/execution';
 import type { HandlerKind } from '../pipeline/types';
@@ -84,4 +84,11 @@ export async function knownTo(
   } catch {
     return false;
   }
+}
+
+/** The tool and its pipeline, as `tools/call` resolved them. */
+export type GuardedTool = Guarded & { readonly def: ToolDefinition };
+
+export function guardedTool(core: ServerCore, def: ToolDefinition): GuardedTool {
+  return { def, kind: 'tool', method: 'tools/call', target: def.name, pipe: core.pipelines.of(def) };
 }

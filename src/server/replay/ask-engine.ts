@@ -6,15 +6,14 @@
  * the same handler really awaits the client (legacy-flow.ts); nothing is replayed.
  *
  * replay/ is the engine whole: these rooms, the types they share (engine-types.ts), the dry replay
- * and the replay linter that check a round that asks, the undeclared-forms report, and
- * tool-round.ts, which runs one tools/call (or a task's round) through it.
+ * and the replay linter that check a round that asks, and the undeclared-forms report. The methods
+ * that run user code call in here (methods/tool-round.ts for a tool call or a task's round).
  */
 import type { AskRun, EngineDeps, Outcome } from './engine-types';
 import { FlowHold } from './flow-hold';
 import { openRound, type OpenedRound } from './flow-open';
 import { runLegacy } from './legacy-flow';
-import { startRound } from './round-attempt';
-import { endRound } from './round-end';
+import { runRound } from './round-attempt';
 import { telemetryOf } from '../request/request-telemetry-of';
 
 /**
@@ -30,12 +29,8 @@ export function runWithAsks<T>(deps: EngineDeps, r: AskRun<T>): Outcome<T> | Pro
   const opening = openRound(deps, r);
   if (opening instanceof Promise || opening.continues) return runFlowRound(deps, r, opening);
   const hold = new FlowHold(deps, opening.flow, r.io);
-  const attempt = startRound(deps, r, opening, hold);
-  // Settled here: the handler returned without awaiting and asked nothing; no flow is held.
-  if (attempt.settled?.ok && attempt.port.pending.length === 0 && !hold.held) {
-    return { kind: 'complete', value: attempt.settled.value };
-  }
-  return endHeld(endRound(deps, r, opening, hold, attempt), hold);
+  const outcome = runRound(deps, r, opening, hold);
+  return outcome instanceof Promise ? endHeld(outcome, hold) : outcome;
 }
 
 function completed<T>(value: T): Outcome<T> {
@@ -70,7 +65,7 @@ async function runFlowRound<T>(
     if (done) return { kind: 'complete', value: done.result as T };
   }
   try {
-    return await endRound(deps, r, round, hold, startRound(deps, r, round, hold));
+    return await runRound(deps, r, round, hold);
   } finally {
     if (hold.held) await hold.release(); // a one-round call holds nothing: no promise to wait for
   }

@@ -4,6 +4,7 @@
  * engine's parts (open, attempt, end, legacy) import the words, not each other.
  */
 import type { AskPort } from '../../context/ask-port';
+import type { ReplayAskPort } from '../../context/replay-port';
 import type { StateBag } from '../../context/state-bag';
 import type { JsonObject } from '../../protocol/jsonrpc';
 import type { FlowStore, RequestStateCodec } from '../../state';
@@ -12,6 +13,7 @@ import type { ServerLogger } from '../core/server-logger';
 import type { AttemptInfo } from '../pipeline/pipeline';
 import type { RequestIO } from '../request/request-io';
 import type { RequestScope } from '../request/request-scope';
+import type { DryReplay } from './dry-replay';
 
 /** The slice of the requestState codec the engine uses. */
 export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open' | 'fingerprint'>;
@@ -43,4 +45,16 @@ export interface AskRun<T> {
    * given for a real attempt only (guards and interceptors run there, never in the dry replay).
    */
   run: (asks: AskPort, state: StateBag, io: RequestIO, attempt?: AttemptInfo) => T | Promise<T>;
+}
+
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** One 2026 attempt as round-attempt.ts hands it to round-end.ts: its port, state bag and value. */
+export interface Attempt<T> {
+  readonly port: ReplayAskPort;
+  readonly state: StateBag;
+  readonly lint: DryReplay | undefined;
+  /** The handler's value or throw when it came back synchronously; else `pending`. */
+  readonly settled?: Settled<T>;
+  readonly pending?: Promise<T>;
 }

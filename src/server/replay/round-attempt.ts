@@ -1,7 +1,8 @@
 /**
  * Runs one attempt of a 2026 round: a replay port over the flow's journal, the handler called now,
- * and its value (or throw) taken as it comes back — synchronously when it returned without awaiting.
- * What follows the attempt (complete or seal) is round-end.ts's.
+ * and its value (or throw) taken as it comes back — synchronously when it returned without awaiting
+ * and asked nothing (the common call: no promise). Otherwise the attempt goes on to round-end.ts,
+ * which completes it or seals the next round.
  */
 import { ReplayAskPort } from '../../context/replay-port';
 import { StateBag } from '../../context/state-bag';
@@ -10,14 +11,13 @@ import { watchEffects } from '../../context/effect-watch';
 import type { AttemptInfo } from '../pipeline/pipeline';
 import { telemetryOf } from '../request/request-telemetry-of';
 import { DryReplay } from './dry-replay';
-import type { AskRun, EngineDeps } from './engine-types';
+import type { AskRun, Attempt, EngineDeps, Outcome, Settled } from './engine-types';
 import type { FlowHold } from './flow-hold';
 import type { OpenedRound } from './flow-open';
-
-export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+import { endRound } from './round-end';
 
 /** One attempt: its port and state bag (round-end reads both), and the handler's value or promise. */
-export class RoundAttempt<T> {
+class RoundAttempt<T> implements Attempt<T> {
   /** The handler's value or throw when it came back synchronously; else `pending`. */
   settled?: Settled<T>;
   pending?: Promise<T>;
@@ -27,20 +27,27 @@ export class RoundAttempt<T> {
     readonly state: StateBag,
     readonly lint: DryReplay | undefined,
   ) {}
+}
 
-  /** The attempt's value or throw, once the handler settled. */
-  async result(): Promise<Settled<T>> {
-    if (this.settled) return this.settled;
-    try {
-      return { ok: true, value: await this.pending! };
-    } catch (error) {
-      return { ok: false, error };
-    }
+/**
+ * One round, with the flow held: the attempt, then its end. Settles synchronously when the handler
+ * returned without awaiting, asked nothing and the flow is not held (nothing to record).
+ */
+export function runRound<T>(
+  deps: EngineDeps,
+  r: AskRun<T>,
+  round: OpenedRound,
+  hold: FlowHold,
+): Outcome<T> | Promise<Outcome<T>> {
+  const attempt = startRound(deps, r, round, hold);
+  if (attempt.settled?.ok && attempt.port.pending.length === 0 && !hold.held) {
+    return { kind: 'complete', value: attempt.settled.value };
   }
+  return endRound(deps, r, round, hold, attempt);
 }
 
 /** Runs one attempt of a 2026 round, with the flow held: the handler is called now, settled later. */
-export function startRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, hold: FlowHold): RoundAttempt<T> {
+function startRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, hold: FlowHold): RoundAttempt<T> {
   const { flow, incoming, lowLevel } = round;
   const telemetry = telemetryOf(r.scope);
   const lint = deps.replayLint === 'off' ? undefined : new DryReplay(flow, incoming, lowLevel, hold.ledger());

@@ -17,11 +17,10 @@ import { askKindOf } from '../../telemetry/conventions';
 import type { RequestTelemetry } from '../../telemetry/request-telemetry';
 import type { RequestScope } from '../request/request-scope';
 import { telemetryOf } from '../request/request-telemetry-of';
-import type { AskRun, EngineDeps, Outcome, StateSealer } from './engine-types';
+import type { AskRun, Attempt, EngineDeps, Outcome, Settled, StateSealer } from './engine-types';
 import type { FlowHold } from './flow-hold';
 import type { OpenedRound } from './flow-open';
 import { replayProblems, reportReplayProblems } from './replay-lint';
-import type { RoundAttempt } from './round-attempt';
 
 /** Complete, or seal the next round. */
 export async function endRound<T>(
@@ -29,9 +28,9 @@ export async function endRound<T>(
   r: AskRun<T>,
   round: OpenedRound,
   hold: FlowHold,
-  attempt: RoundAttempt<T>,
+  attempt: Attempt<T>,
 ): Promise<Outcome<T>> {
-  const settled = attempt.settled ?? (await attempt.result());
+  const settled = attempt.settled ?? (await settle(attempt.pending!));
   const { port, state, lint } = attempt;
   const telemetry = telemetryOf(r.scope);
   if (!settled.ok && settled.error instanceof ProtocolError) throw settled.error;
@@ -65,6 +64,15 @@ export async function endRound<T>(
   const result = sealPending(deps.sealer, round, port.pending, state);
   telemetry?.sealed((result.requestState as string).length);
   return { kind: 'input_required', result };
+}
+
+/** The handler's promise as a value or a throw. */
+async function settle<T>(pending: Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await pending };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }
 
 /** A round that needs another: round 1 starts the flow's trace; every ask sent is an event. */

@@ -17,7 +17,8 @@ import type { RequestIO } from '../request/request-io';
 import type { RequestScope } from '../request/request-scope';
 import type { ServerCore } from '../core/server-core';
 import { thrownDetail } from '../core/server-logger';
-import { guardedTool, runToolRound, type GuardedTool } from '../replay/tool-round';
+import { guardedTool, type GuardedTool } from '../methods/guarded';
+import { runToolRound } from '../methods/tool-round';
 import { createTaskView, decodeTask, isTerminal, type TaskRecord } from './task-record';
 
 /** A tools/call answered with a task handle. */

@@ -9,12 +9,11 @@ import { FrameworkError } from '../../errors/framework-error';
 import { ProtocolError } from '../../errors/protocol-error';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { CallToolResult } from '../../protocol/types';
-import type { ToolDefinition } from '../../registry/definitions';
-import { runWithAsks } from './ask-engine';
-import type { Outcome } from './engine-types';
+import { runWithAsks } from '../replay/ask-engine';
+import type { Outcome } from '../replay/engine-types';
 import { vetHandlerError } from '../replies/handler-codes';
-import { makeContext } from '../methods/call-context';
-import { invokeGuarded, type Guarded } from '../methods/guarded';
+import { makeContext } from './call-context';
+import { invokeGuarded, type GuardedTool } from './guarded';
 import { GuardRefusal } from '../pipeline/signals';
 import type { RequestIO } from '../request/request-io';
 import type { RequestScope } from '../request/request-scope';
@@ -26,13 +25,6 @@ import { thrownDetail } from '../core/server-logger';
 export function endIfInputRequired(value: unknown): unknown {
   if (value instanceof InputRequired) throw value;
   return value;
-}
-
-/** The tool and its pipeline, as `tools/call` resolved them. */
-export type GuardedTool = Guarded & { readonly def: ToolDefinition };
-
-export function guardedTool(core: ServerCore, def: ToolDefinition): GuardedTool {
-  return { def, kind: 'tool', method: 'tools/call', target: def.name, pipe: core.pipelines.of(def) };
 }
 
 export function runToolRound(
