@@ -42,7 +42,9 @@ describe.each(['auto', '2025-11-25'] as const)('stdio (the built sample app), %s
     const entry = builtEntry('sample-app/src/main.js');
     const client = await ContextClient.connect(
       { command: process.execPath, args: [entry, '--stdio'], stderr: 'collect' },
-      { protocolVersion },
+      // The sample answers server/discover; a busy machine may take seconds to start it, which the
+      // default 5 s probe would read as a server that never answers (legacy).
+      { protocolVersion, probeTimeoutMs: 60_000 },
     );
     expect(client.era).toBe(protocolVersion === 'auto' ? 'modern' : 'legacy');
     expect((await client.listTools()).map((t) => t.name)).toContain('search_flights');
