@@ -24,7 +24,7 @@ export const LAYERS = [
   ['server'],
   ['app', 'transports', 'guards'],
   ['adapters', 'client', 'redis', 'auth'],
-  ['testing'],
+  ['testing', 'bridge'],
   ['cli'],
   ['root'],
 ];

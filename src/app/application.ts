@@ -9,6 +9,12 @@ import type { ContextServerOptions } from '../server/core/server-options';
 import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
 import { Registry } from '../registry/registry';
+import type {
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from '../registry/definitions';
 import type { PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptions } from '../metadata/options';
 import { createRequestStateCodec, MemoryFlowStore, MemoryTokenBucket, type RequestStateCodec } from '../state';
 import type { RequestStateOptions } from '../state/request-state-options';
@@ -32,6 +38,9 @@ import { Pipelines } from '../server/pipeline/pipelines';
 import { pipelineRefsOf, type PipelineRefs } from '../metadata/pipeline';
 
 export { ApplicationOptions };
+
+/** What `addDefinition` takes: a tool, prompt, resource or template definition. */
+export type MountableDefinition = ToolDefinition | PromptDefinition | ResourceDefinition | ResourceTemplateDefinition;
 
 /** The handler of a tool, prompt or resource registered at run time (`app.addTool({ name, handler })`). */
 export type FunctionHandler<I> = (input: I, ctx: Context) => unknown;
@@ -169,6 +178,23 @@ export class McpApplication {
   }
   removeResourceTemplate(uriTemplate: string): boolean {
     return this.registry.removeResourceTemplate(uriTemplate);
+  }
+  /**
+   * A definition built elsewhere (the bridge's mounted items): added to the live lists, with the
+   * app-wide guards, interceptors and filters. Listeners hear the change like any `addTool`.
+   */
+  addDefinition(def: MountableDefinition): void {
+    if (def.kind === 'tool') this.registry.addTool(def);
+    else if (def.kind === 'prompt') this.registry.addPrompt(def);
+    else if (def.kind === 'resource') this.registry.addResource(def);
+    else this.registry.addResourceTemplate(def);
+  }
+  /** Removes what `addDefinition` added (by its name, URI or URI template). */
+  removeDefinition(def: MountableDefinition): boolean {
+    if (def.kind === 'tool') return this.registry.removeTool(def.name);
+    if (def.kind === 'prompt') return this.registry.removePrompt(def.name);
+    if (def.kind === 'resource') return this.registry.removeResource(def.uri);
+    return this.registry.removeResourceTemplate(def.uriTemplate);
   }
   /** Tells subscribed clients that a resource's content changed. */
   notifyResourceUpdated(uri: string): void {

@@ -19,9 +19,9 @@ import type { ClientCapabilities, Implementation } from '../protocol/types';
 import { MODERN_VERSION, type Era } from '../protocol/versions';
 import { MissingInputHandlerError, RequestTimeoutError } from './errors';
 import { serverErrorOf } from './server-errors';
-import { declaredCapabilities, answerInput } from './input-handlers';
+import { declaredCapabilities, answerInput, type InputHandlers } from './input-handlers';
 import { modernHeaders, withLegacyMeta, withModernMeta, withTraceContext } from './envelope';
-import type { ContextClientOptions, ProgressCallback } from './options';
+import type { ContextClientOptions, LogMessage, ProgressCallback } from './options';
 import { ToolCatalog } from './tool-catalog';
 import type { ClientTransport, InboundSink } from './transport';
 
@@ -33,6 +33,10 @@ export interface ExchangeOptions {
   /** Long-lived requests (listen) have none; the probe has a shorter one. */
   timeoutMs?: number;
   onId?: (id: RequestId) => void;
+  /** Log messages that belong to this request (its response stream) go here instead of `onLog`. */
+  onLog?: (message: LogMessage) => void;
+  /** The server's asks that belong to this request (see `inputFor`) go to these handlers. */
+  input?: InputHandlers;
 }
 
 /** Modern versions this client speaks, best first. */
@@ -50,6 +54,8 @@ export class ClientSession {
   private nextToken = 0;
   private readonly progress = new Map<string | number, ProgressCallback>();
   private readonly closing = new AbortController();
+  /** Requests in flight that answer their own asks (`ExchangeOptions.input`), by id. */
+  private readonly callInputs = new Map<RequestId, InputHandlers>();
 
   constructor(
     readonly transport: ClientTransport,
@@ -73,7 +79,7 @@ export class ClientSession {
 
   /** Messages the server starts (legacy asks and pings, unsolicited notifications). */
   readonly sink: InboundSink = {
-    request: (m) => this.answerServerRequest(m),
+    request: (m, related) => this.answerServerRequest(m, related),
     notification: (n) => this.notification(n),
   };
 
@@ -107,6 +113,7 @@ export class ClientSession {
       : withLegacyMeta(params, o.progressToken));
     const headers = modern && this.transport.kind === 'http' ? this.headersFor(method, params) : undefined;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: wireParams };
+    if (o.input) this.callInputs.set(id, o.input);
 
     const controller = new AbortController();
     const timeoutMs = o.timeoutMs ?? this.options.requestTimeoutMs;
@@ -137,7 +144,7 @@ export class ClientSession {
       const { response, httpStatus } = await this.transport.request(message, {
         signal: controller.signal,
         headers,
-        onNotification: o.onNotification ?? ((n) => this.notification(n)),
+        onNotification: o.onNotification ?? ((n) => this.notification(n, o.onLog)),
       });
       if ('result' in response) {
         return modern ? checkedResultType(method, response.result, this.options.tasks) : response.result;
@@ -152,6 +159,7 @@ export class ClientSession {
       }
       throw serverErrorOf(response.error, httpStatus);
     } finally {
+      if (o.input) this.callInputs.delete(id);
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onUserAbort);
       this.closing.signal.removeEventListener('abort', onClose);
@@ -189,9 +197,20 @@ export class ClientSession {
     return MODERN_VERSIONS.find((v) => supported.includes(v));
   }
 
-  private async answerServerRequest(m: JsonRpcRequest): Promise<JsonRpcResponse> {
+  /**
+   * Whose handlers answer a server request: the call whose response stream carried it (HTTP), else
+   * the only call in flight with its own handlers (a stream names no related request), else the
+   * client's. With several such calls in flight on a stream, the client's handlers answer it.
+   */
+  private inputFor(related: RequestId | undefined): InputHandlers {
+    if (related !== undefined) return this.callInputs.get(related) ?? this.options;
+    if (this.callInputs.size === 1) return this.callInputs.values().next().value!;
+    return this.options;
+  }
+
+  private async answerServerRequest(m: JsonRpcRequest, related?: RequestId): Promise<JsonRpcResponse> {
     try {
-      const result = await answerInput(this.options, m.method, m.params ?? {}, {
+      const result = await answerInput(this.inputFor(related), m.method, m.params ?? {}, {
         era: this.era,
         signal: this.closing.signal,
       });
@@ -204,7 +223,7 @@ export class ClientSession {
     }
   }
 
-  private notification(n: JsonRpcNotification): void {
+  private notification(n: JsonRpcNotification, onLog = this.options.onLog): void {
     const params = n.params ?? {};
     if (n.method === 'notifications/progress') {
       const cb = this.progress.get(params.progressToken as string);
@@ -219,7 +238,7 @@ export class ClientSession {
     }
     if (n.method === 'notifications/message') {
       if (isLogLevel(params.level))
-        this.options.onLog?.({ level: params.level, logger: params.logger as string | undefined, data: params.data });
+        onLog?.({ level: params.level, logger: params.logger as string | undefined, data: params.data });
       return;
     }
     for (const listener of this.changeListeners) listener(n);

@@ -13,7 +13,7 @@ import type { Era } from '../protocol/versions';
 import { recordCallInfo } from './call-info';
 import { ClientSession } from './client-session';
 import { HttpTransport } from './http/http-transport';
-import { answerInputRound } from './input-handlers';
+import { answerInputRound, type InputHandlers } from './input-handlers';
 import { MemoryTransport } from './memory-transport';
 import { driveInputRounds } from './mrtr-driver';
 import { followTask, type TaskStatusView } from './task-follower';
@@ -22,6 +22,7 @@ import {
   resolveClientOptions,
   type ContextClientInit,
   type ContextClientOptions,
+  type LogMessage,
   type ProgressCallback,
 } from './options';
 import { StdioTransport } from './stdio-transport';
@@ -40,6 +41,14 @@ export interface CallOptions {
   manual?: boolean;
   /** Each status a task goes through, when the call became one (tasks.md). */
   onTaskStatus?: (task: TaskStatusView) => void;
+  /**
+   * Answers this call's asks instead of the client's handlers (a bridge relays each call's asks to
+   * its own caller). Legacy asks are attributed by the response stream that carried them (HTTP), or
+   * to the only call in flight with its own handlers (stdio names no related request).
+   */
+  input?: InputHandlers;
+  /** Log messages sent on this call's response stream, instead of the client's `onLog`. */
+  onLog?: (message: LogMessage) => void;
 }
 
 export interface RequestOptions {
@@ -130,6 +139,34 @@ export class ContextClient {
     return (await this.inputCall('resources/read', { uri }, options)) as ReadResourceResult;
   }
 
+  /**
+   * One round of a call, its raw result as the server sent it (2026: an `input_required` result is
+   * returned unanswered; pass its answers and `requestState` in `params` for the next round). For a
+   * caller that relays rounds to someone else (a bridge).
+   */
+  async round(
+    method: 'tools/call' | 'prompts/get' | 'resources/read',
+    params: JsonObject,
+    options: Omit<CallOptions, 'manual' | 'onTaskStatus'> & { timeoutMs?: number } = {},
+  ): Promise<JsonObject> {
+    if (method === 'tools/call' && this.era === 'modern' && this.transport.kind === 'http') {
+      const name = params.name;
+      if (typeof name === 'string' && !this.session.catalog.knows(name)) await this.listTools(options);
+    }
+    const progress = this.session.progressToken(options.onProgress);
+    try {
+      return await this.session.exchange(method, params, {
+        signal: options.signal,
+        progressToken: progress.token,
+        input: options.input,
+        onLog: options.onLog,
+        timeoutMs: options.timeoutMs,
+      });
+    } finally {
+      progress.release();
+    }
+  }
+
   async complete(request: CompleteRequest, options?: RequestOptions): Promise<CompleteResult> {
     const result = await this.session.exchange('completion/complete', request, options);
     return (result.completion ?? { values: [] }) as CompleteResult;
@@ -170,7 +207,13 @@ export class ContextClient {
   private async inputCall(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
     const progress = this.session.progressToken(options.onProgress);
     const send = (p: JsonObject) =>
-      this.session.exchange(method, p, { signal: options.signal, progressToken: progress.token });
+      this.session.exchange(method, p, {
+        signal: options.signal,
+        progressToken: progress.token,
+        input: options.input,
+        onLog: options.onLog,
+      });
+    const handlers = options.input ?? this.options;
     try {
       if (this.era === 'legacy') {
         const before = this.session.legacyAsks;
@@ -186,7 +229,7 @@ export class ContextClient {
         stateOnlyBackoffMs: this.options.stateOnlyBackoffMs,
         signal,
         send,
-        answer: (requests) => answerInputRound(this.options, requests, { era: 'modern', signal }),
+        answer: (requests) => answerInputRound(handlers, requests, { era: 'modern', signal }),
       });
       if (driven.result.resultType !== 'task' || method !== 'tools/call' || options.manual) {
         return recordCallInfo(driven.result, { rounds: driven.rounds, asks: driven.asks, era: 'modern' });
@@ -197,7 +240,7 @@ export class ContextClient {
         get: (taskId) => request('tasks/get', { taskId }),
         update: async (taskId, inputResponses) => void (await request('tasks/update', { taskId, inputResponses })),
         cancel: async (taskId) => void (await this.session.exchange('tasks/cancel', { taskId })),
-        answer: (requests) => answerInputRound(this.options, requests, { era: 'modern', signal }),
+        answer: (requests) => answerInputRound(handlers, requests, { era: 'modern', signal }),
         signal,
         onStatus: options.onTaskStatus,
         sleep: (ms, s) => sleepFor(ms, s),

@@ -13,7 +13,8 @@ const MAX_FRAME = 64 * 1024 * 1024;
 export class StdioTransport extends StreamTransport {
   readonly kind = 'stdio' as const;
   private readonly child: ChildProcessWithoutNullStreams;
-  private readonly exited: Promise<void>;
+  /** Settles when the server process exits (or fails to start). */
+  readonly exited: Promise<void>;
   private collected = '';
 
   constructor(private readonly target: StdioTarget) {

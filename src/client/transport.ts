@@ -1,5 +1,5 @@
 /** What ContextClient needs from a wire: request/response, notifications, and inbound server messages. */
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/jsonrpc';
 
 export interface TransportRequestOptions {
   signal?: AbortSignal;
@@ -17,7 +17,8 @@ export interface TransportReply {
 
 /** Messages the server starts: legacy server-to-client requests and unsolicited notifications. */
 export interface InboundSink {
-  request(message: JsonRpcRequest): Promise<JsonRpcResponse>;
+  /** `related`: the id of our request whose response stream carried this one (HTTP), when known. */
+  request(message: JsonRpcRequest, related?: RequestId): Promise<JsonRpcResponse>;
   notification(message: JsonRpcNotification): void;
 }
 

@@ -99,14 +99,15 @@ export class HttpTransport implements ClientTransport {
     if (message.method === 'initialize' && res.ok && session) this.sessionId = session;
     const type = res.headers.get('content-type') ?? '';
     if (res.ok && type.includes('text/event-stream') && res.body) {
-      let position = await readEventStream(res.body, (m) => this.dispatch(m, res.status, onNotification));
+      const dispatch = (m: unknown) => this.dispatch(m, res.status, onNotification, message.id);
+      let position = await readEventStream(res.body, dispatch);
       if (signal.aborted) throw signal.reason;
       // Legacy resumability: a stream that ended before its response is picked up with GET + Last-Event-ID.
       for (let resume = 0; this.pending.has(message.id) && this.canResume(position) && resume < MAX_RESUMES; resume++) {
         await delay(position.retryMs ?? DEFAULT_RETRY_MS, signal);
         const again = await this.get(position.lastEventId, signal);
         if (!again.ok || !again.body) break;
-        position = await readEventStream(again.body, (m) => this.dispatch(m, again.status, onNotification), position);
+        position = await readEventStream(again.body, dispatch, position);
         if (signal.aborted) throw signal.reason;
       }
       if (this.pending.has(message.id))
@@ -125,7 +126,13 @@ export class HttpTransport implements ClientTransport {
     if (this.pending.has(message.id)) this.fail(message.id, new HttpStatusError(res.status, text));
   }
 
-  private dispatch(value: unknown, status: number, onNotification?: (n: JsonRpcNotification) => void): void {
+  /** `related`: the request whose POST stream carried the message (server requests are attributed to it). */
+  private dispatch(
+    value: unknown,
+    status: number,
+    onNotification?: (n: JsonRpcNotification) => void,
+    related?: RequestId,
+  ): void {
     const d = decodeValue(value);
     if (d.kind === 'response') {
       const id = d.message.id;
@@ -138,13 +145,13 @@ export class HttpTransport implements ClientTransport {
       if (onNotification) onNotification(d.message);
       else this.sink?.notification(d.message);
     } else if (d.kind === 'request') {
-      void this.answer(d.message);
+      void this.answer(d.message, related);
     }
   }
 
-  private async answer(request: JsonRpcRequest): Promise<void> {
+  private async answer(request: JsonRpcRequest, related?: RequestId): Promise<void> {
     if (!this.sink) return;
-    const reply = await this.sink.request(request);
+    const reply = await this.sink.request(request, related);
     if (this.closed) return;
     const res = await this.post(reply).catch(() => undefined);
     await res?.body?.cancel().catch(() => undefined);

@@ -1,0 +1,202 @@
+/**
+ * `mountServer(app, options)`: an upstream MCP server's tools, prompts, resources and templates
+ * served by `app` under a namespace, kept current when the upstream announces `list_changed`, each
+ * call routed (and its asks bridged) by relay.ts. The app's guards, interceptors, filters, rate
+ * limits, scopes and telemetry apply to mounted items as to its own: they are ordinary definitions.
+ */
+import type { McpApplication } from '../app/application';
+import type { ContextClient } from '../client/context-client';
+import type { Page } from '../client/page';
+import type { ChangeNotification } from '../protocol/listen';
+import { resolveMountOptions, type MountInit, type MountOptions } from './mount-options';
+import {
+  mountPrompt,
+  mountResource,
+  mountTemplate,
+  mountTool,
+  NamespaceMap,
+  type MountedDefinition,
+  type Relay,
+} from './mounted-items';
+import { ParkedCalls } from './parked-calls';
+import { relay } from './relay';
+import { Upstream } from './upstream';
+
+type ListName = 'tools' | 'prompts' | 'resources' | 'templates';
+const LISTS_OF: Record<string, ListName[]> = {
+  'notifications/tools/list_changed': ['tools'],
+  'notifications/prompts/list_changed': ['prompts'],
+  'notifications/resources/list_changed': ['resources', 'templates'],
+};
+
+export class Mount {
+  readonly options: Readonly<MountOptions>;
+  readonly parking: ParkedCalls;
+  private readonly upstream: Upstream;
+  private readonly ns: NamespaceMap;
+  private readonly relay: Relay;
+  /** What this mount registered, per list, by name or URI, with its descriptor's JSON (to diff). */
+  private readonly mounted: Record<ListName, Map<string, { def: MountedDefinition; json: string }>> = {
+    tools: new Map(),
+    prompts: new Map(),
+    resources: new Map(),
+    templates: new Map(),
+  };
+  private readonly syncing = new Map<ListName, Promise<void>>();
+  private readonly again = new Set<ListName>();
+
+  private constructor(
+    private readonly app: McpApplication,
+    init: MountInit,
+  ) {
+    this.options = resolveMountOptions(init);
+    this.ns = new NamespaceMap(this.options.namespace, this.options.prefixNames);
+    this.parking = new ParkedCalls(this.options);
+    this.upstream = new Upstream(this.options, {
+      up: (client) => this.syncAll(client),
+      changed: (n) => this.changed(n),
+    });
+    const route = { namespace: this.options.namespace, upstream: this.upstream, parking: this.parking };
+    this.relay = (method, params, ctx) => relay(route, method, params, ctx);
+  }
+
+  /** Connects to the upstream and registers its items; an upstream that cannot start fails here. */
+  static async start(app: McpApplication, init: MountInit): Promise<Mount> {
+    const mount = new Mount(app, init);
+    await mount.upstream.start();
+    return mount;
+  }
+
+  /** Names currently mounted from the upstream (ours), per list. */
+  names(list: ListName): string[] {
+    return [...this.mounted[list].keys()];
+  }
+
+  /** Cancels parked calls, unregisters every mounted item and closes the upstream. */
+  async close(): Promise<void> {
+    this.parking.close();
+    await this.upstream.close();
+    for (const list of Object.values(this.mounted)) {
+      for (const { def } of list.values()) this.app.removeDefinition(def);
+      list.clear();
+    }
+  }
+
+  private async syncAll(client: ContextClient): Promise<void> {
+    await Promise.all((['tools', 'prompts', 'resources', 'templates'] as const).map((l) => this.sync(client, l)));
+  }
+
+  private changed(n: ChangeNotification): void {
+    if (n.method === 'notifications/resources/updated' && typeof n.params?.uri === 'string') {
+      this.app.notifyResourceUpdated(this.ns.uri(n.params.uri));
+      return;
+    }
+    let client: ContextClient;
+    try {
+      client = this.upstream.live();
+    } catch {
+      return; // down: the resync after the restart sees the change
+    }
+    for (const list of LISTS_OF[n.method] ?? []) void this.sync(client, list).catch((e) => this.report(list, e));
+  }
+
+  /** One list at a time; a change announced during a sync runs one more sync after it. */
+  private sync(client: ContextClient, list: ListName): Promise<void> {
+    const running = this.syncing.get(list);
+    if (running) {
+      this.again.add(list);
+      return running;
+    }
+    const run = this.resync(client, list).finally(() => {
+      this.syncing.delete(list);
+      if (this.again.delete(list)) void this.sync(client, list).catch((e) => this.report(list, e));
+    });
+    this.syncing.set(list, run);
+    return run;
+  }
+
+  private async resync(client: ContextClient, list: ListName): Promise<void> {
+    const caps = client.server.capabilities ?? {};
+    const declared = list === 'tools' ? caps.tools : list === 'prompts' ? caps.prompts : caps.resources;
+    const items = declared ? await this.fetch(client, list) : [];
+    const next = new Map<string, { def: MountedDefinition; json: string }>();
+    const report = (m: string) => this.event(m);
+    for (const item of items) {
+      const def = this.build(list, item, report);
+      if (def && !next.has(keyOf(def))) next.set(keyOf(def), { def, json: JSON.stringify(def.descriptor) });
+    }
+    const current = this.mounted[list];
+    for (const [key, was] of current) {
+      if (next.get(key)?.json === was.json) continue;
+      this.app.removeDefinition(was.def);
+      current.delete(key);
+    }
+    for (const [key, now] of next) {
+      if (current.has(key)) continue;
+      try {
+        this.app.addDefinition(now.def);
+        current.set(key, now);
+      } catch (e) {
+        this.event(`${list} ${key} not mounted: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  private build(list: ListName, item: unknown, report: (m: string) => void): MountedDefinition | undefined {
+    if (typeof item !== 'object' || item === null) return undefined;
+    const i = item as Record<string, unknown>;
+    if (list === 'tools' && typeof i.name === 'string') return mountTool(this.ns, item as never, this.relay, report);
+    if (list === 'prompts' && typeof i.name === 'string')
+      return mountPrompt(this.ns, item as never, this.relay, report);
+    if (list === 'resources' && typeof i.uri === 'string') return mountResource(this.ns, item as never, this.relay);
+    if (list === 'templates' && typeof i.uriTemplate === 'string')
+      return mountTemplate(this.ns, item as never, this.relay, report);
+    report(`a malformed ${list} entry was skipped`);
+    return undefined;
+  }
+
+  /** Every page up to `maxListItems` (a hostile upstream's endless or huge list is cut and reported). */
+  private async fetch(client: ContextClient, list: ListName): Promise<unknown[]> {
+    const page = (cursor?: string): Promise<Page<unknown>> =>
+      list === 'tools'
+        ? client.listToolsPage(cursor)
+        : list === 'prompts'
+          ? client.listPromptsPage(cursor)
+          : list === 'resources'
+            ? client.listResourcesPage(cursor)
+            : client.listResourceTemplatesPage(cursor);
+    const items: unknown[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const p = await page(cursor);
+      items.push(...p.items);
+      cursor = p.nextCursor;
+      if (cursor !== undefined && seen.has(cursor)) break;
+      if (cursor !== undefined) seen.add(cursor);
+    } while (cursor !== undefined && items.length < this.options.maxListItems);
+    if (items.length > this.options.maxListItems || cursor !== undefined) {
+      this.event(`the upstream's ${list} list was cut at ${this.options.maxListItems} items (maxListItems)`);
+    }
+    return items.slice(0, this.options.maxListItems);
+  }
+
+  private report(list: ListName, e: unknown): void {
+    this.event(`listing ${list} failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+
+  private event(message: string): void {
+    const m = `mounted server "${this.options.namespace}": ${message}`;
+    if (this.options.onEvent) this.options.onEvent(m);
+    else process.stderr.write(`[onemodelcontext bridge] ${m}\n`);
+  }
+}
+
+function keyOf(def: MountedDefinition): string {
+  return def.kind === 'resource' ? def.uri : def.kind === 'resourceTemplate' ? def.uriTemplate : def.name;
+}
+
+/** Mounts an upstream server into `app` (see `MountOptions`); resolves once its items are registered. */
+export function mountServer(app: McpApplication, options: MountInit): Promise<Mount> {
+  return Mount.start(app, options);
+}
