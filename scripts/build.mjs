@@ -35,7 +35,7 @@ for (const { esm, cjs } of ENTRIES) {
  * fails the build instead of silently loading everything again.
  */
 function lazyColdLayers(file) {
-  const cold = /^var (\w+) = require\("(\.\/(?:client|testing|auth|transports\/stdio|adapters\/fetch)(?:\/[^"]*)?)"\);$/;
+  const cold = /^var (\w+) = require\("(\.\/(?:client|testing|bridge|auth|transports\/stdio|adapters\/fetch)(?:\/[^"]*)?)"\);$/;
   let count = 0;
   const lines = readFileSync(file, 'utf8').split('\n').map((line) => {
     const m = line.match(cold);

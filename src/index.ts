@@ -172,6 +172,12 @@ export {
 export { Subscription } from './client/subscription';
 export { applyElicitationDefaults, type ElicitationContent } from './client/elicitation-defaults';
 export type { HttpTarget, StdioTarget } from './client/targets';
+export type { InputHandlers } from './client/input-handlers';
+
+// Bridge: mount servers you don't own (docs/bridge.md)
+export { mountServer, Mount, type MountedList } from './bridge/mount';
+export { MountOptions, type MountInit } from './bridge/mount-options';
+export type { BridgeRefusal } from './bridge/bridge-errors';
 
 // Client sign-in (OAuth 2.1)
 export { OAuthOptions, type OAuthInit } from './client/auth/auth-options';

@@ -180,8 +180,8 @@ export class McpApplication {
     return this.registry.removeResourceTemplate(uriTemplate);
   }
   /**
-   * A definition built elsewhere (the bridge's mounted items): added to the live lists, with the
-   * app-wide guards, interceptors and filters. Listeners hear the change like any `addTool`.
+   * @internal A definition built elsewhere (the bridge's mounted items): added to the live lists,
+   * with the app-wide guards, interceptors and filters. Listeners hear it like any `addTool`.
    */
   addDefinition(def: MountableDefinition): void {
     if (def.kind === 'tool') this.registry.addTool(def);
@@ -189,7 +189,7 @@ export class McpApplication {
     else if (def.kind === 'resource') this.registry.addResource(def);
     else this.registry.addResourceTemplate(def);
   }
-  /** Removes what `addDefinition` added (by its name, URI or URI template). */
+  /** @internal Removes what `addDefinition` added (by its name, URI or URI template). */
   removeDefinition(def: MountableDefinition): boolean {
     if (def.kind === 'tool') return this.registry.removeTool(def.name);
     if (def.kind === 'prompt') return this.registry.removePrompt(def.name);

@@ -10,7 +10,11 @@ export type BridgeRefusal =
   | 'upstream_asks_limit';
 
 /** A retry naming a call that is not here is a bad request (-32602); the rest are failures (-32603). */
-export function bridgeError(reason: BridgeRefusal, message: string, extra: Record<string, unknown> = {}): ProtocolError {
+export function bridgeError(
+  reason: BridgeRefusal,
+  message: string,
+  extra: Record<string, unknown> = {},
+): ProtocolError {
   const badRetry = reason === 'parked_elsewhere' || reason === 'parked_expired';
   return new ProtocolError(badRetry ? ErrorCode.InvalidParams : ErrorCode.InternalError, message, { reason, ...extra });
 }

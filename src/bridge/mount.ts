@@ -22,7 +22,9 @@ import { ParkedCalls } from './parked-calls';
 import { relay } from './relay';
 import { Upstream } from './upstream';
 
-type ListName = 'tools' | 'prompts' | 'resources' | 'templates';
+/** The upstream lists a mount follows. */
+export type MountedList = 'tools' | 'prompts' | 'resources' | 'templates';
+type ListName = MountedList;
 const LISTS_OF: Record<string, ListName[]> = {
   'notifications/tools/list_changed': ['tools'],
   'notifications/prompts/list_changed': ['prompts'],
@@ -31,7 +33,7 @@ const LISTS_OF: Record<string, ListName[]> = {
 
 export class Mount {
   readonly options: Readonly<MountOptions>;
-  readonly parking: ParkedCalls;
+  private readonly parking: ParkedCalls;
   private readonly upstream: Upstream;
   private readonly ns: NamespaceMap;
   private readonly relay: Relay;
@@ -67,8 +69,13 @@ export class Mount {
     return mount;
   }
 
-  /** Names currently mounted from the upstream (ours), per list. */
-  names(list: ListName): string[] {
+  /** Legacy upstream calls waiting here for a caller's next round (or lingering after it). */
+  get parkedCalls(): number {
+    return this.parking.size;
+  }
+
+  /** Names (URIs, templates) currently mounted from the upstream, as our callers see them. */
+  names(list: MountedList): string[] {
     return [...this.mounted[list].keys()];
   }
 

@@ -38,13 +38,24 @@ export interface InspectCommand {
   print: boolean;
 }
 
+export interface BridgeCommand {
+  command: 'bridge';
+  /** The upstream's command line (stdio child). */
+  upstreamCommand?: string;
+  url?: string;
+  port?: number;
+  stdio: boolean;
+  headers: string[];
+}
+
 export type Command =
   | { command: 'help'; text: string }
   | { command: 'version'; text: string }
   | CreateCommand
   | { command: 'add'; kind: Kind; name: string; cwd?: string }
   | DevCommand
-  | InspectCommand;
+  | InspectCommand
+  | BridgeCommand;
 
 /** A mistake on the command line: printed with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {
@@ -135,7 +146,42 @@ function buildProgram(version: string, output: { text: string }, found: (command
       });
     });
 
+  program
+    .command('bridge')
+    .description(
+      'front one MCP server you do not own (--command for a stdio child, or --url) on both revisions, over HTTP (--port) or --stdio',
+    )
+    .option('--command <command line>', 'the upstream server to start, e.g. "npx -y @modelcontextprotocol/server-everything"')
+    .option('--url <url>', "the upstream's Streamable HTTP endpoint")
+    .option('--port <port>', 'HTTP port to serve on (default: PORT, else 3000)', parsePort)
+    .option('--stdio', 'serve on stdin/stdout instead of HTTP', false)
+    .option('-H, --header <name: value>', 'an HTTP header for the upstream (repeatable)', collect, [] as string[])
+    .action((o: { command?: string; url?: string; port?: number; stdio: boolean; header: string[] }) => {
+      if ((o.command === undefined) === (o.url === undefined)) {
+        throw new UsageError('bridge needs exactly one of --command or --url.');
+      }
+      if (o.stdio && o.port !== undefined) throw new UsageError('bridge takes --port or --stdio, not both.');
+      found({
+        command: 'bridge',
+        stdio: o.stdio,
+        headers: o.header,
+        ...(o.command === undefined ? {} : { upstreamCommand: o.command }),
+        ...(o.url === undefined ? {} : { url: o.url }),
+        ...(o.port === undefined ? {} : { port: o.port }),
+      });
+    });
+
   return program;
+}
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65_535) throw new UsageError(`--port must be an integer 0-65535, got ${value}`);
+  return n;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 export function parseCommand(argv: readonly string[], version = '0.0.0'): Command {

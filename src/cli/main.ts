@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { addComponent } from './add';
 import { parseCommand, UsageError } from './args';
 import { createProject } from './create';
+import { runBridgeCommand } from './bridge';
 import { runDev } from './dev';
 import { runInspector } from './inspect';
 import { CliError, consoleOutput, type Output } from './output';
@@ -27,6 +28,9 @@ export async function runCli(argv: readonly string[], out: Output = consoleOutpu
         return await runDev(command, resolve(command.cwd ?? '.'), { info: out.error, error: out.error });
       case 'inspect':
         return await runInspector(command, resolve(command.cwd ?? '.'), out);
+      case 'bridge':
+        // On --stdio, stdout is the MCP channel: everything the bridge says goes to stderr.
+        return await runBridgeCommand(command, { info: out.error, error: out.error });
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -2,6 +2,8 @@
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -19,6 +21,9 @@ export const ANSWERS = {
   roots: { roots: [{ uri: 'file:///bridged-root', name: 'bridged' }] },
 };
 
+/** Where a peer connects: a URL (Streamable HTTP) or a process to start (stdio). */
+export type PeerTarget = string | { command: string; args: string[] };
+
 export interface Peer {
   listTools(): Promise<string[]>;
   call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError?: boolean }>;
@@ -32,7 +37,7 @@ const textOf = (r: { content?: unknown; isError?: unknown }) => ({
 });
 
 /** The official v2 client on 2026-07-28: it answers input_required rounds with these handlers. */
-export async function modernPeer(url: string): Promise<Peer> {
+export async function modernPeer(target: PeerTarget): Promise<Peer> {
   const asks: string[] = [];
   const client = new ModernClient(
     { name: 'v2-peer', version: '1.0.0' },
@@ -44,7 +49,9 @@ export async function modernPeer(url: string): Promise<Peer> {
   client.setRequestHandler('elicitation/create', async () => (asks.push('elicitation'), ANSWERS.elicitation as never));
   client.setRequestHandler('sampling/createMessage', async () => (asks.push('sampling'), ANSWERS.sampling as never));
   client.setRequestHandler('roots/list', async () => (asks.push('roots'), ANSWERS.roots as never));
-  await client.connect(new ModernTransport(new URL(url)));
+  await client.connect(
+    typeof target === 'string' ? new ModernTransport(new URL(target)) : new ModernStdio({ ...target, stderr: 'ignore' }),
+  );
   return {
     asks,
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
@@ -54,7 +61,7 @@ export async function modernPeer(url: string): Promise<Peer> {
 }
 
 /** The official v1 client on a 2025-11-25 session: asks arrive as real requests. */
-export async function legacyPeer(url: string): Promise<Peer> {
+export async function legacyPeer(target: PeerTarget): Promise<Peer> {
   const asks: string[] = [];
   const client = new LegacyClient(
     { name: 'v1-peer', version: '1.0.0' },
@@ -63,7 +70,9 @@ export async function legacyPeer(url: string): Promise<Peer> {
   client.setRequestHandler(ElicitRequestSchema, async () => (asks.push('elicitation'), ANSWERS.elicitation as never));
   client.setRequestHandler(CreateMessageRequestSchema, async () => (asks.push('sampling'), ANSWERS.sampling as never));
   client.setRequestHandler(ListRootsRequestSchema, async () => (asks.push('roots'), ANSWERS.roots as never));
-  await client.connect(new LegacyTransport(new URL(url)));
+  await client.connect(
+    typeof target === 'string' ? new LegacyTransport(new URL(target)) : new LegacyStdio({ ...target, stderr: 'ignore' }),
+  );
   return {
     asks,
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),

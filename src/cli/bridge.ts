@@ -1,0 +1,49 @@
+/**
+ * `onemodelcontext bridge`: runs the bridge program that ships beside the CLI (bridge/serve-bridge),
+ * loaded by path at run time — the CLI layer imports nothing of the library, it starts it, as `dev`
+ * starts an app's entry. Runs until SIGINT/SIGTERM (HTTP) or the end of stdin (--stdio).
+ */
+import { join } from 'node:path';
+import type { BridgeCommand } from './args';
+import { CliError, type Output } from './output';
+
+interface BridgeProgram {
+  runBridge(c: {
+    command?: string;
+    url?: string;
+    port?: number;
+    stdio: boolean;
+    headers?: string[];
+  }): Promise<{ url?: string; closed: Promise<void>; close(): Promise<void> }>;
+}
+
+export async function runBridgeCommand(command: BridgeCommand, out: Output): Promise<number> {
+  // Loaded by path on first use (the layer rule: the CLI imports nothing of ours).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const program = require(join(__dirname, '..', 'bridge', 'serve-bridge')) as BridgeProgram;
+  let running;
+  try {
+    running = await program.runBridge({
+      command: command.upstreamCommand,
+      url: command.url,
+      port: command.port,
+      stdio: command.stdio,
+      headers: command.headers,
+    });
+  } catch (e) {
+    throw new CliError(`the bridge could not start: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const upstream = command.url ?? command.upstreamCommand;
+  out.info(
+    running.url
+      ? `bridge listening on ${running.url} (2026-07-28 and 2025-11-25 clients) in front of ${upstream}`
+      : `bridge serving on stdio in front of ${upstream}`,
+  );
+  const stop = () => void running.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await running.closed;
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  return 0;
+}
