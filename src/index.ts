@@ -141,6 +141,7 @@ export {
   type TransportTarget,
   type CallOptions,
   type RequestOptions,
+  type RoundOptions,
 } from './client/context-client';
 export type { TaskStatusView } from './client/task-follower';
 export {

@@ -44,7 +44,9 @@ async function relayModern(client: ContextClient, method: RelayedMethod, params:
   const round: JsonObject = { ...params };
   if (ctx.inputResponses) round.inputResponses = ctx.inputResponses as JsonObject;
   if (ctx.requestState !== undefined) round.requestState = ctx.requestState;
-  const result = await client.round(method, round, { signal: ctx.signal, ...notificationsTo(ctx) });
+  // Per request on 2026: the upstream sees what our caller can answer, so it degrades as it would for them.
+  const capabilities = ctx.client.capabilities;
+  const result = await client.round(method, round, { signal: ctx.signal, capabilities, ...notificationsTo(ctx) });
   if (result.resultType !== 'input_required') return complete(result);
   const requests = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
   throw new InputRequired({

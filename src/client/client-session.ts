@@ -33,6 +33,8 @@ export interface ExchangeOptions {
   /** Long-lived requests (listen) have none; the probe has a shorter one. */
   timeoutMs?: number;
   onId?: (id: RequestId) => void;
+  /** 2026: the capabilities this request declares instead of the client's (a bridge forwards its caller's). */
+  capabilities?: ClientCapabilities;
   /** Log messages that belong to this request (its response stream) go here instead of `onLog`. */
   onLog?: (message: LogMessage) => void;
   /** The server's asks that belong to this request (see `inputFor`) go to these handlers. */
@@ -105,7 +107,7 @@ export class ClientSession {
     const wireParams = withTraceContext(modern
       ? withModernMeta(params, {
           protocolVersion: this.protocolVersion,
-          capabilities: this.capabilities,
+          capabilities: o.capabilities ?? this.capabilities,
           clientInfo: this.clientInfo,
           logLevel: this.logLevel,
           progressToken: o.progressToken,

@@ -8,7 +8,7 @@ import type { LogLevel } from '../protocol/meta';
 import type { CompleteRequest, CompleteResult } from '../protocol/completion';
 import type { ListenFilter } from '../protocol/listen';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/listings';
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../protocol/types';
+import type { CallToolResult, ClientCapabilities, GetPromptResult, ReadResourceResult } from '../protocol/types';
 import type { Era } from '../protocol/versions';
 import { recordCallInfo } from './call-info';
 import { ClientSession } from './client-session';
@@ -49,6 +49,14 @@ export interface CallOptions {
   input?: InputHandlers;
   /** Log messages sent on this call's response stream, instead of the client's `onLog`. */
   onLog?: (message: LogMessage) => void;
+}
+
+/** What `round` takes beyond a call's options. */
+export interface RoundOptions {
+  /** Per-request timeout (0: none), instead of `requestTimeoutMs`. */
+  timeoutMs?: number;
+  /** 2026: the capabilities this round declares instead of the client's (a bridge forwards its caller's). */
+  capabilities?: ClientCapabilities;
 }
 
 export interface RequestOptions {
@@ -147,7 +155,7 @@ export class ContextClient {
   async round(
     method: 'tools/call' | 'prompts/get' | 'resources/read',
     params: JsonObject,
-    options: Omit<CallOptions, 'manual' | 'onTaskStatus'> & { timeoutMs?: number } = {},
+    options: Omit<CallOptions, 'manual' | 'onTaskStatus'> & RoundOptions = {},
   ): Promise<JsonObject> {
     if (method === 'tools/call' && this.era === 'modern' && this.transport.kind === 'http') {
       const name = params.name;
@@ -161,6 +169,7 @@ export class ContextClient {
         input: options.input,
         onLog: options.onLog,
         timeoutMs: options.timeoutMs,
+        capabilities: options.capabilities,
       });
     } finally {
       progress.release();

@@ -15,8 +15,21 @@ import { freePort } from '../../helpers/free-port';
 
 export const EVERYTHING = join(__dirname, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
+/** Fills a requested form: strings 'Ada' (an enum's first value, an email for format email), true, 1. */
+export function fillForm(schema: { properties?: Record<string, Record<string, unknown>> } | undefined) {
+  const content: Record<string, unknown> = {};
+  for (const [key, p] of Object.entries(schema?.properties ?? {})) {
+    const values = (p.enum ?? p.oneOf) as unknown[] | undefined;
+    if (p.type === 'boolean') content[key] = true;
+    else if (p.type === 'number' || p.type === 'integer') content[key] = Number(p.minimum ?? 1);
+    else if (p.type === 'array') content[key] = [];
+    else if (values?.length) content[key] = (values[0] as { const?: unknown }).const ?? values[0];
+    else content[key] = p.format === 'email' ? 'ada@example.com' : p.format === 'uri' ? 'https://example.com' : 'Ada';
+  }
+  return { action: 'accept', content };
+}
+
 export const ANSWERS = {
-  elicitation: { action: 'accept', content: { name: 'Ada', check: true, email: 'ada@example.com' } },
   sampling: { role: 'assistant', content: { type: 'text', text: 'sampled by the caller' }, model: 'test-model' },
   roots: { roots: [{ uri: 'file:///bridged-root', name: 'bridged' }] },
 };
@@ -28,8 +41,13 @@ export interface Peer {
   listTools(): Promise<string[]>;
   call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError?: boolean }>;
   asks: string[];
+  readResource(uri: string): Promise<Array<{ uri: string; text?: string }>>;
+  getPrompt(name: string, args?: Record<string, string>): Promise<string>;
   close(): Promise<void>;
 }
+
+const promptText = (r: { messages: Array<{ content: unknown }> }) =>
+  r.messages.map((m) => (m.content as { text?: string }).text ?? '').join('\n');
 
 const textOf = (r: { content?: unknown; isError?: unknown }) => ({
   text: ((r.content as Array<{ text?: string }>) ?? []).map((c) => c.text ?? '').join('\n'),
@@ -46,16 +64,23 @@ export async function modernPeer(target: PeerTarget): Promise<Peer> {
       versionNegotiation: { mode: { pin: '2026-07-28' } },
     },
   );
-  client.setRequestHandler('elicitation/create', async () => (asks.push('elicitation'), ANSWERS.elicitation as never));
+  client.setRequestHandler('elicitation/create', async (r) => {
+    asks.push('elicitation');
+    return fillForm((r.params as { requestedSchema?: never }).requestedSchema) as never;
+  });
   client.setRequestHandler('sampling/createMessage', async () => (asks.push('sampling'), ANSWERS.sampling as never));
   client.setRequestHandler('roots/list', async () => (asks.push('roots'), ANSWERS.roots as never));
   await client.connect(
-    typeof target === 'string' ? new ModernTransport(new URL(target)) : new ModernStdio({ ...target, stderr: 'ignore' }),
+    typeof target === 'string'
+      ? new ModernTransport(new URL(target))
+      : new ModernStdio({ ...target, stderr: 'ignore' }),
   );
   return {
     asks,
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
     call: async (name, args = {}) => textOf((await client.callTool({ name, arguments: args })) as never),
+    readResource: async (uri) => (await client.readResource({ uri })).contents as never,
+    getPrompt: async (name, args = {}) => promptText((await client.getPrompt({ name, arguments: args })) as never),
     close: () => client.close(),
   };
 }
@@ -67,16 +92,23 @@ export async function legacyPeer(target: PeerTarget): Promise<Peer> {
     { name: 'v1-peer', version: '1.0.0' },
     { capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} } },
   );
-  client.setRequestHandler(ElicitRequestSchema, async () => (asks.push('elicitation'), ANSWERS.elicitation as never));
+  client.setRequestHandler(ElicitRequestSchema, async (r) => {
+    asks.push('elicitation');
+    return fillForm((r.params as { requestedSchema?: never }).requestedSchema) as never;
+  });
   client.setRequestHandler(CreateMessageRequestSchema, async () => (asks.push('sampling'), ANSWERS.sampling as never));
   client.setRequestHandler(ListRootsRequestSchema, async () => (asks.push('roots'), ANSWERS.roots as never));
   await client.connect(
-    typeof target === 'string' ? new LegacyTransport(new URL(target)) : new LegacyStdio({ ...target, stderr: 'ignore' }),
+    typeof target === 'string'
+      ? new LegacyTransport(new URL(target))
+      : new LegacyStdio({ ...target, stderr: 'ignore' }),
   );
   return {
     asks,
     listTools: async () => (await client.listTools()).tools.map((t) => t.name),
     call: async (name, args = {}) => textOf((await client.callTool({ name, arguments: args })) as never),
+    readResource: async (uri) => (await client.readResource({ uri })).contents as never,
+    getPrompt: async (name, args = {}) => promptText((await client.getPrompt({ name, arguments: args })) as never),
     close: () => client.close(),
   };
 }
