@@ -7,7 +7,9 @@ export type BridgeRefusal =
   | 'parked_elsewhere'
   | 'parked_expired'
   | 'park_limit'
-  | 'upstream_asks_limit';
+  | 'upstream_asks_limit'
+  | 'upstream_malformed'
+  | 'call_deadline';
 
 /** A retry naming a call that is not here is a bad request (-32602); the rest are failures (-32603). */
 export function bridgeError(

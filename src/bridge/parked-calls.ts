@@ -25,7 +25,7 @@ export interface ParkingLimits {
   maxParkedPerPrincipal: number;
   /** Calls held at once on this instance. */
   maxParked: number;
-  /** From the call's start: past it the upstream call is cancelled and a retry refused. */
+  /** From the call's start (working or awaiting answers): then the upstream call is cancelled, a retry refused. */
   parkTimeoutMs: number;
   /** Questions one upstream call may ask before its further asks are refused. */
   maxAsksPerCall: number;
@@ -159,7 +159,9 @@ export class ParkedCalls {
     this.calls.set(handle, call);
     this.perPrincipal.set(principal, held + 1);
     this.arm(call, this.limits.parkTimeoutMs, () => {
-      call.upstream.abort(new Error(`The bridged call was not resumed within ${this.limits.parkTimeoutMs} ms.`));
+      const ms = this.limits.parkTimeoutMs;
+      const message = `The bridged call did not finish within ${ms} ms (parkTimeoutMs); it was cancelled upstream.`;
+      call.upstream.abort(bridgeError('call_deadline', message));
       this.release(call);
     });
     return call;

@@ -33,21 +33,27 @@ export async function relay(route: RelayRoute, method: RelayedMethod, params: Js
   const client = route.upstream.live();
   try {
     return client.era === 'modern'
-      ? await relayModern(client, method, params, ctx)
+      ? await relayModern(route, client, method, params, ctx)
       : await relayParked(route, client, method, params, ctx);
   } catch (e) {
     throw upstreamFailure(route, client, e);
   }
 }
 
-async function relayModern(client: ContextClient, method: RelayedMethod, params: JsonObject, ctx: Context) {
+async function relayModern(
+  route: RelayRoute,
+  client: ContextClient,
+  method: RelayedMethod,
+  params: JsonObject,
+  ctx: Context,
+) {
   const round: JsonObject = { ...params };
   if (ctx.inputResponses) round.inputResponses = ctx.inputResponses as JsonObject;
   if (ctx.requestState !== undefined) round.requestState = ctx.requestState;
   // Per request on 2026: the upstream sees what our caller can answer, so it degrades as it would for them.
   const capabilities = ctx.client.capabilities;
   const result = await client.round(method, round, { signal: ctx.signal, capabilities, ...notificationsTo(ctx) });
-  if (result.resultType !== 'input_required') return complete(result);
+  if (result.resultType !== 'input_required') return complete(route, method, result);
   const requests = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
   throw new InputRequired({
     inputRequests: relayed(Object.entries(requests).map(([key, r]) => [key, r.method, r.params])),
@@ -90,7 +96,7 @@ async function relayParked(
   }
   route.parking.finished(call);
   if (event.kind === 'failed') throw event.error;
-  return complete(event.result);
+  return complete(route, method, event.result);
 }
 
 /** Starts the upstream call; its asks wait on the parked call, its progress and logs go to the current round. */
@@ -129,14 +135,33 @@ function notificationsTo(ctx: Context): Pick<NonNullable<ParkedCall['notify']>, 
   };
 }
 
-/** The upstream's result as our handler's value (our engine sets the result type). */
-function complete(result: JsonObject): JsonObject {
-  const { resultType: _t, ...rest } = result;
+const RESULT_LIST: Record<RelayedMethod, string> = {
+  'tools/call': 'content',
+  'prompts/get': 'messages',
+  'resources/read': 'contents',
+};
+
+/** The upstream's result as our handler's value (our engine sets the result type); a malformed one is refused. */
+function complete(route: RelayRoute, method: RelayedMethod, result: unknown): JsonObject {
+  const list = RESULT_LIST[method];
+  if (typeof result !== 'object' || result === null || !Array.isArray((result as JsonObject)[list])) {
+    throw bridgeError(
+      'upstream_malformed',
+      `The mounted server "${route.namespace}" answered ${method} with a malformed result (no ${list} array).`,
+      { upstream: route.namespace },
+    );
+  }
+  const { resultType: _t, ...rest } = result as JsonObject;
   return rest;
 }
 
 /** A broken connection is reported (and the upstream restarted); the upstream's own errors pass through. */
 function upstreamFailure(route: RelayRoute, client: ContextClient, error: unknown): unknown {
+  if (error instanceof FrameworkError && error.code === 'OMC_CLIENT_BAD_REPLY') {
+    return bridgeError('upstream_malformed', `The mounted server "${route.namespace}" replied malformed: ${error.message}`, {
+      upstream: route.namespace,
+    });
+  }
   if (error instanceof FrameworkError && (error.code === 'OMC_TRANSPORT' || error.code === 'OMC_CLIENT_CLOSED')) {
     route.upstream.failed(client, error);
     return bridgeError(

@@ -7,6 +7,7 @@ import { Meta } from '../protocol/meta';
 import { decodeValue } from '../protocol/jsonrpc';
 import type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from './transport';
 import { transportError } from './errors';
+import { FrameworkError } from '../errors/framework-error';
 
 interface Pending {
   resolve(reply: TransportReply): void;
@@ -81,9 +82,22 @@ export abstract class StreamTransport implements ClientTransport {
       case 'batch':
         d.items.forEach((item) => this.receive(item));
         return;
+      case 'invalid':
+        return this.refuseMalformed(value, d.error.error.message);
       default:
         return;
     }
+  }
+
+  /** A malformed response to a request we sent fails that request now, rather than at its timeout. */
+  private refuseMalformed(value: unknown, reason: string): void {
+    const v = value as { id?: unknown; method?: unknown } | null;
+    if (typeof v !== 'object' || v === null || v.method !== undefined) return;
+    const id = v.id;
+    const p = typeof id === 'string' || typeof id === 'number' ? this.pending.get(id) : undefined;
+    if (!p) return;
+    this.pending.delete(id as RequestId);
+    p.reject(new FrameworkError('OMC_CLIENT_BAD_REPLY', `The server's reply to request ${id} is malformed (${reason}).`));
   }
 
   /** The peer is gone: every pending request fails. */
