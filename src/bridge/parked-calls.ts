@@ -138,25 +138,29 @@ export class ParkedCalls {
   private readonly calls = new Map<string, ParkedCall>();
   private readonly perPrincipal = new Map<string, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Calls counted against the limits (a finished call that lingers no longer counts). */
+  private readonly counted = new Set<ParkedCall>();
 
   constructor(private readonly limits: ParkingLimits) {}
 
+  /** Calls in progress (started, not finished). */
   get size(): number {
-    return this.calls.size;
+    return this.counted.size;
   }
 
   /** A new call, counted against its principal until it is released; refused over the limits. */
   open(principal: string): ParkedCall {
     const held = this.perPrincipal.get(principal) ?? 0;
-    if (held >= this.limits.maxParkedPerPrincipal || this.calls.size >= this.limits.maxParked) {
+    if (held >= this.limits.maxParkedPerPrincipal || this.counted.size >= this.limits.maxParked) {
       throw bridgeError(
         'park_limit',
-        `Too many bridged calls in progress (${held} for this caller, ${this.calls.size} on this instance); finish or abandon some first.`,
+        `Too many bridged calls in progress (${held} for this caller, ${this.counted.size} on this instance); finish or abandon some first.`,
       );
     }
     const handle = `${this.instance}.${randomBytes(18).toString('base64url')}`;
     const call = new ParkedCall(handle, principal, this.limits.maxAsksPerCall);
     this.calls.set(handle, call);
+    this.counted.add(call);
     this.perPrincipal.set(principal, held + 1);
     this.arm(call, this.limits.parkTimeoutMs, () => {
       const ms = this.limits.parkTimeoutMs;
@@ -182,6 +186,7 @@ export class ParkedCalls {
 
   /** A finished call: gone now unless a caller saw it parked (then it lingers for repeated retries). */
   finished(call: ParkedCall): void {
+    this.uncount(call);
     if (!call.escaped) return this.release(call);
     this.arm(call, LINGER_MS, () => this.release(call));
   }
@@ -204,9 +209,14 @@ export class ParkedCalls {
   }
 
   private release(call: ParkedCall): void {
+    this.uncount(call);
     if (!this.calls.delete(call.handle)) return;
     clearTimeout(this.timers.get(call.handle));
     this.timers.delete(call.handle);
+  }
+
+  private uncount(call: ParkedCall): void {
+    if (!this.counted.delete(call)) return;
     const left = (this.perPrincipal.get(call.principal) ?? 1) - 1;
     if (left > 0) this.perPrincipal.set(call.principal, left);
     else this.perPrincipal.delete(call.principal);

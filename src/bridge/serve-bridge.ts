@@ -11,6 +11,7 @@ import { readDeploymentEnv, httpOptionsFromEnv } from '../transports/http/deploy
 import { serveHttp } from '../transports/http';
 import { serveStdio } from '../transports/stdio';
 import { mountServer, type Mount } from './mount';
+import type { MountOptions } from './mount-options';
 
 const BRIDGE_VERSION = '0.1.0';
 
@@ -23,6 +24,8 @@ export interface BridgeCommand {
   stdio: boolean;
   /** Upstream HTTP headers, `Name: value`. */
   headers?: string[];
+  /** The revision to speak upstream (MountOptions.protocolVersion; default auto). */
+  upstreamVersion?: string;
 }
 
 export interface RunningBridge {
@@ -58,6 +61,7 @@ export async function runBridge(
     prefixNames: false,
     ...(program === undefined ? { url: c.url } : { command: program, args }),
     ...(c.headers?.length ? { headers: parseHeaders(c.headers) } : {}),
+    ...(c.upstreamVersion ? { protocolVersion: c.upstreamVersion as MountOptions['protocolVersion'] } : {}),
   });
   const stopAll = async (stopTransport: () => Promise<void>) => {
     await stopTransport();

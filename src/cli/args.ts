@@ -46,6 +46,8 @@ export interface BridgeCommand {
   port?: number;
   stdio: boolean;
   headers: string[];
+  /** The revision to speak upstream (default auto: 2026-07-28 when the upstream has it). */
+  upstreamVersion?: string;
 }
 
 export type Command =
@@ -156,7 +158,19 @@ function buildProgram(version: string, output: { text: string }, found: (command
     .option('--port <port>', 'HTTP port to serve on (default: PORT, else 3000)', parsePort)
     .option('--stdio', 'serve on stdin/stdout instead of HTTP', false)
     .option('-H, --header <name: value>', 'an HTTP header for the upstream (repeatable)', collect, [] as string[])
-    .action((o: { command?: string; url?: string; port?: number; stdio: boolean; header: string[] }) => {
+    .addOption(
+      new Option('--upstream-version <revision>', 'the revision to speak upstream')
+        .choices(['auto', '2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'])
+        .default('auto'),
+    )
+    .action((o: {
+      command?: string;
+      url?: string;
+      port?: number;
+      stdio: boolean;
+      header: string[];
+      upstreamVersion: string;
+    }) => {
       if ((o.command === undefined) === (o.url === undefined)) {
         throw new UsageError('bridge needs exactly one of --command or --url.');
       }
@@ -165,6 +179,7 @@ function buildProgram(version: string, output: { text: string }, found: (command
         command: 'bridge',
         stdio: o.stdio,
         headers: o.header,
+        ...(o.upstreamVersion === 'auto' ? {} : { upstreamVersion: o.upstreamVersion }),
         ...(o.command === undefined ? {} : { upstreamCommand: o.command }),
         ...(o.url === undefined ? {} : { url: o.url }),
         ...(o.port === undefined ? {} : { port: o.port }),

@@ -14,6 +14,7 @@ interface BridgeProgram {
     port?: number;
     stdio: boolean;
     headers?: string[];
+    upstreamVersion?: string;
   }): Promise<{ url?: string; closed: Promise<void>; close(): Promise<void> }>;
 }
 
@@ -29,6 +30,7 @@ export async function runBridgeCommand(command: BridgeCommand, out: Output): Pro
       port: command.port,
       stdio: command.stdio,
       headers: command.headers,
+      upstreamVersion: command.upstreamVersion,
     });
   } catch (e) {
     throw new CliError(`the bridge could not start: ${e instanceof Error ? e.message : String(e)}`);
