@@ -6,7 +6,7 @@
  */
 import 'reflect-metadata';
 import { McpApplication } from '../app/application';
-import { ContextServerModule } from '../server/server-module';
+import { ContextServerModule } from '../server/core/server-module';
 import { readDeploymentEnv, httpOptionsFromEnv } from '../transports/http/deployment-env';
 import { serveHttp } from '../transports/http';
 import { serveStdio } from '../transports/stdio';

@@ -15,7 +15,7 @@ import {
   type Mount,
   type MountInit,
 } from '../../../src';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
 import { modernPost, replyOf } from '../../helpers/http-fixtures';
 

@@ -15,7 +15,7 @@ import {
   type ExecutionContext,
   type Mount,
 } from '../../../src';
-import { silentLogger } from '../../../src/server/server-logger';
+import { silentLogger } from '../../../src/server/core/server-logger';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http';
 import { EVERYTHING, legacyPeer, modernPeer, type Peer } from './peers';
 
