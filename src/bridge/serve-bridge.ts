@@ -88,7 +88,7 @@ export async function runBridge(
 /** `a "b c" 'd'` → [a, b c, d]: quotes group words; nothing is expanded (no shell runs). */
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];
-  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|([^\s"']+)/g;
   let current = '';
   let last = -1;
   for (let m = re.exec(line); m; m = re.exec(line)) {
