@@ -32,6 +32,20 @@ describe('parseCommand', () => {
       ['inspect', '--url', 'http://127.0.0.1:3000/mcp', '--print'],
       { command: 'inspect', entry: 'dist/main.js', print: true, url: 'http://127.0.0.1:3000/mcp' },
     ],
+    [
+      ['bridge', '--command', 'npx -y @modelcontextprotocol/server-everything', '--port', '0'],
+      { command: 'bridge', upstreamCommand: 'npx -y @modelcontextprotocol/server-everything', port: 0, stdio: false, headers: [] },
+    ],
+    [
+      ['bridge', '--url', 'https://h/mcp', '--stdio', '-H', 'Authorization: Bearer t', '--upstream-version', '2025-11-25'],
+      {
+        command: 'bridge',
+        url: 'https://h/mcp',
+        stdio: true,
+        headers: ['Authorization: Bearer t'],
+        upstreamVersion: '2025-11-25',
+      },
+    ],
   ])('%j', (argv, expected) => {
     expect(parseCommand(argv)).toEqual(expected);
   });
@@ -42,11 +56,11 @@ describe('parseCommand', () => {
       command: 'help',
       text: expect.stringMatching(/^Usage: onemodelcontext \[options\] \[command\]/),
     });
-    for (const name of ['create', 'add', 'dev', 'inspect'])
+    for (const name of ['create', 'add', 'dev', 'inspect', 'bridge'])
       expect(command.command === 'help' && command.text).toMatch(new RegExp(`^  ${name}`, 'm'));
   });
 
-  test.each(['create', 'add', 'dev', 'inspect'])('%s has its own --help', (name) => {
+  test.each(['create', 'add', 'dev', 'inspect', 'bridge'])('%s has its own --help', (name) => {
     for (const argv of [[name, '--help'], ['help', name]]) {
       expect(parseCommand(argv)).toEqual({
         command: 'help',
@@ -72,6 +86,11 @@ describe('parseCommand', () => {
     [['add', 'tool'], /missing required argument 'Name'/],
     [['add', 'tool', 'A', 'B'], /too many arguments for 'add'/],
     [['add', 'tool', 'A', '--force'], /unknown option '--force'/],
+    [['bridge'], /exactly one of --command or --url/],
+    [['bridge', '--command', 'x', '--url', 'http://h'], /exactly one of --command or --url/],
+    [['bridge', '--url', 'http://h', '--stdio', '--port', '3'], /--port or --stdio/],
+    [['bridge', '--url', 'http://h', '--port', 'eighty'], /--port must be an integer/],
+    [['bridge', '--url', 'http://h', '--upstream-version', '2024-01-01'], /Allowed choices are/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(UsageError);
     expect(() => parseCommand(argv)).toThrow(message);
