@@ -10,6 +10,7 @@ import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
 import { Registry } from '../registry/registry';
 import type {
+  CompletionDefinition,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
@@ -40,7 +41,12 @@ import { pipelineRefsOf, type PipelineRefs } from '../metadata/pipeline';
 export { ApplicationOptions };
 
 /** What `addDefinition` takes: a tool, prompt, resource or template definition. */
-export type MountableDefinition = ToolDefinition | PromptDefinition | ResourceDefinition | ResourceTemplateDefinition;
+export type MountableDefinition =
+  | ToolDefinition
+  | PromptDefinition
+  | ResourceDefinition
+  | ResourceTemplateDefinition
+  | CompletionDefinition;
 
 /** The handler of a tool, prompt or resource registered at run time (`app.addTool({ name, handler })`). */
 export type FunctionHandler<I> = (input: I, ctx: Context) => unknown;
@@ -187,6 +193,7 @@ export class McpApplication {
     if (def.kind === 'tool') this.registry.addTool(def);
     else if (def.kind === 'prompt') this.registry.addPrompt(def);
     else if (def.kind === 'resource') this.registry.addResource(def);
+    else if (def.kind === 'completion') this.registry.addCompletion(def);
     else this.registry.addResourceTemplate(def);
   }
   /** @internal Removes what `addDefinition` added (by its name, URI or URI template). */
@@ -194,6 +201,7 @@ export class McpApplication {
     if (def.kind === 'tool') return this.registry.removeTool(def.name);
     if (def.kind === 'prompt') return this.registry.removePrompt(def.name);
     if (def.kind === 'resource') return this.registry.removeResource(def.uri);
+    if (def.kind === 'completion') return this.registry.removeCompletion(def.ref, def.argument);
     return this.registry.removeResourceTemplate(def.uriTemplate);
   }
   /** Tells subscribed clients that a resource's content changed. */

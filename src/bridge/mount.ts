@@ -14,10 +14,13 @@ import {
   mountResource,
   mountTemplate,
   mountTool,
+  mountCompletions,
   NamespaceMap,
+  type Complete,
   type MountedDefinition,
   type Relay,
 } from './mounted-items';
+import type { CompletionDefinition } from '../registry/definitions';
 import { ParkedCalls } from './parked-calls';
 import { relay } from './relay';
 import { Upstream } from './upstream';
@@ -25,6 +28,13 @@ import { Upstream } from './upstream';
 /** The upstream lists a mount follows. */
 export type MountedList = 'tools' | 'prompts' | 'resources' | 'templates';
 type ListName = MountedList;
+
+/** One mounted item and the completions registered for its arguments. */
+interface Mounted {
+  def: MountedDefinition;
+  completions: CompletionDefinition[];
+  json: string;
+}
 const LISTS_OF: Record<string, ListName[]> = {
   'notifications/tools/list_changed': ['tools'],
   'notifications/prompts/list_changed': ['prompts'],
@@ -37,8 +47,9 @@ export class Mount {
   private readonly upstream: Upstream;
   private readonly ns: NamespaceMap;
   private readonly relay: Relay;
+  private readonly complete: Complete;
   /** What this mount registered, per list, by name or URI, with its descriptor's JSON (to diff). */
-  private readonly mounted: Record<ListName, Map<string, { def: MountedDefinition; json: string }>> = {
+  private readonly mounted: Record<ListName, Map<string, Mounted>> = {
     tools: new Map(),
     prompts: new Map(),
     resources: new Map(),
@@ -60,6 +71,7 @@ export class Mount {
     });
     const route = { namespace: this.options.namespace, upstream: this.upstream, parking: this.parking };
     this.relay = (method, params, ctx) => relay(route, method, params, ctx);
+    this.complete = (request) => this.upstream.live().complete(request);
   }
 
   /** Connects to the upstream and registers its items; an upstream that cannot start fails here. */
@@ -84,7 +96,7 @@ export class Mount {
     this.parking.close();
     await this.upstream.close();
     for (const list of Object.values(this.mounted)) {
-      for (const { def } of list.values()) this.app.removeDefinition(def);
+      for (const mounted of list.values()) this.unregister(mounted);
       list.clear();
     }
   }
@@ -126,24 +138,32 @@ export class Mount {
     const caps = client.server.capabilities ?? {};
     const declared = list === 'tools' ? caps.tools : list === 'prompts' ? caps.prompts : caps.resources;
     const items = declared ? await this.fetch(client, list) : [];
-    const next = new Map<string, { def: MountedDefinition; json: string }>();
+    const next = new Map<string, Mounted>();
     const report = (m: string) => this.event(m);
+    const completes = !!caps.completions;
     for (const item of items) {
       const def = this.build(list, item, report);
-      if (def && !next.has(keyOf(def))) next.set(keyOf(def), { def, json: JSON.stringify(def.descriptor) });
+      if (!def || next.has(keyOf(def))) continue;
+      const completions =
+        completes && (def.kind === 'prompt' || def.kind === 'resourceTemplate')
+          ? mountCompletions(def, item as never, this.complete)
+          : [];
+      next.set(keyOf(def), { def, completions, json: JSON.stringify(def.descriptor) });
     }
     const current = this.mounted[list];
     for (const [key, was] of current) {
       if (next.get(key)?.json === was.json) continue;
-      this.app.removeDefinition(was.def);
+      this.unregister(was);
       current.delete(key);
     }
     for (const [key, now] of next) {
       if (current.has(key)) continue;
       try {
         this.app.addDefinition(now.def);
+        now.completions.forEach((c) => this.app.addDefinition(c));
         current.set(key, now);
       } catch (e) {
+        this.unregister(now);
         this.event(`${list} ${key} not mounted: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
@@ -186,6 +206,11 @@ export class Mount {
       this.event(`the upstream's ${list} list was cut at ${this.options.maxListItems} items (maxListItems)`);
     }
     return items.slice(0, this.options.maxListItems);
+  }
+
+  private unregister(mounted: Mounted): void {
+    this.app.removeDefinition(mounted.def);
+    for (const c of mounted.completions) this.app.removeDefinition(c);
   }
 
   private report(list: ListName, e: unknown): void {

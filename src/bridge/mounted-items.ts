@@ -7,7 +7,9 @@
 import type { Context } from '../context/context';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/listings';
+import type { CompleteRequest, CompleteResult, CompletionReference } from '../protocol/completion';
 import type {
+  CompletionDefinition,
   InputValidation,
   PromptDefinition,
   ResourceDefinition,
@@ -20,6 +22,8 @@ import type { RelayedMethod } from './relay';
 
 export type MountedDefinition = ToolDefinition | PromptDefinition | ResourceDefinition | ResourceTemplateDefinition;
 export type Relay = (method: RelayedMethod, params: JsonObject, ctx: Context) => Promise<unknown>;
+/** Asks the upstream to complete (its own reference). */
+export type Complete = (request: CompleteRequest) => Promise<CompleteResult>;
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 /** Where a mounted template's handler finds the URI it matched (not a possible RFC 6570 variable name). */
@@ -156,4 +160,41 @@ async function readMapped(ns: NamespaceMap, ours: string, relay: Relay, ctx: Con
     ...result,
     contents: contents.map((c) => (typeof c.uri === 'string' ? { ...c, uri: ns.uri(c.uri) } : c)),
   };
+}
+
+/**
+ * `completion/complete` for a mounted prompt's arguments or template's variables, answered by the
+ * upstream under its own reference (only when it declared the completions capability).
+ */
+export function mountCompletions(
+  def: PromptDefinition | ResourceTemplateDefinition,
+  upstream: Prompt | ResourceTemplate,
+  complete: Complete,
+): CompletionDefinition[] {
+  let ours: CompletionReference;
+  let theirs: CompletionReference;
+  let names: readonly string[];
+  if (def.kind === 'prompt') {
+    ours = { type: 'ref/prompt', name: def.name };
+    theirs = { type: 'ref/prompt', name: (upstream as Prompt).name };
+    const args = (upstream as Prompt).arguments ?? [];
+    names = args.map((a) => a.name).filter((n): n is string => typeof n === 'string');
+  } else {
+    ours = { type: 'ref/resource', uri: def.uriTemplate };
+    theirs = { type: 'ref/resource', uri: (upstream as ResourceTemplate).uriTemplate };
+    names = def.template.variableNames;
+  }
+  return names.map((argument) =>
+    Object.freeze<CompletionDefinition>({
+      kind: 'completion',
+      ref: ours,
+      argument,
+      owner: `${def.owner}: completion of ${argument}`,
+      source: {
+        kind: 'function',
+        fn: ((value: string, context: { arguments?: Record<string, string> }) =>
+          complete({ ref: theirs, argument: { name: argument, value }, context })) as never,
+      },
+    }),
+  );
 }

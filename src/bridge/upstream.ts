@@ -8,11 +8,15 @@ import { ContextClient } from '../client/context-client';
 import type { ContextClientInit } from '../client/options';
 import type { ClientTarget } from '../client/targets';
 import { StdioTransport } from '../client/stdio-transport';
+import type { Subscription } from '../client/subscription';
 import { ProtocolError } from '../errors/protocol-error';
 import { ErrorCode } from '../protocol/error-codes';
 import type { ChangeNotification } from '../protocol/listen';
 import { bridgeError } from './bridge-errors';
 import type { MountOptions } from './mount-options';
+
+/** How long a mount waits for the upstream to acknowledge its change stream before listing anyway. */
+const ACK_WAIT_MS = 5_000;
 
 export interface UpstreamHooks {
   /** Connected (first time or after a restart): resync the lists. */
@@ -99,25 +103,44 @@ export class Upstream {
         if (this.client === client) this.lost(`its process exited${tail ? ` (stderr: ${tail})` : ''}`);
       });
     }
+    // Listen before listing: a change made between the two is not lost.
+    const subscription = await this.listen(client);
     await this.hooks.up(client);
-    void this.follow(client);
+    if (subscription) void this.follow(client, subscription);
   }
 
-  /** list_changed and resource updates, for as long as this client lives. */
-  private async follow(client: ContextClient): Promise<void> {
+  /** list_changed and resource updates; undefined (reported) when the upstream offers none. */
+  private async listen(client: ContextClient): Promise<Subscription | undefined> {
+    const caps = client.server.capabilities ?? {};
     try {
-      const caps = client.server.capabilities ?? {};
       const subscription = await client.listen({
         toolsListChanged: !!caps.tools,
         promptsListChanged: !!caps.prompts,
         resourcesListChanged: !!caps.resources,
       });
+      // A 2026 stream is live once acknowledged; one never acknowledged does not hold the mount up.
+      if (client.era === 'modern') {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ACK_WAIT_MS)));
+        await Promise.race([subscription.acknowledged, late]).finally(() => clearTimeout(timer));
+      }
+      return subscription;
+    } catch (e) {
+      this.report(`no change notifications from the upstream: ${e instanceof Error ? e.message : e}`);
+      return undefined;
+    }
+  }
+
+  /** Changes, for as long as this client lives. */
+  private async follow(client: ContextClient, subscription: Subscription): Promise<void> {
+    try {
       for await (const n of subscription) {
         if (this.client !== client) break;
         this.hooks.changed(n);
       }
-    } catch {
-      // The connection ended: `lost` (exit or failed call) takes it from here.
+    } catch (e) {
+      // The connection ended: `lost` (exit or failed call) takes it from here; anything else is reported.
+      if (this.client === client) this.report(`change notifications stopped: ${e instanceof Error ? e.message : e}`);
     }
   }
 

@@ -59,6 +59,10 @@ export class Registry {
     this.put(this.completions, key, def, 'completion');
   }
 
+  removeCompletion(ref: CompletionDefinition['ref'], argument: string): boolean {
+    return this.completions.delete(completionKey(ref, argument));
+  }
+
   tool(name: string): ToolDefinition | undefined {
     return this.tools.get(name);
   }

@@ -6,6 +6,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import {
+  ContextClient,
   ContextServerModule,
   McpApplication,
   mountServer,
@@ -97,15 +98,31 @@ describe.each([
   });
 });
 
-test('resources and prompts are mounted under the namespace and read through it', async () => {
-  const names = mount.names('resources');
-  expect(names.length).toBeGreaterThan(0);
-  expect(names.every((uri) => uri.startsWith('everything+'))).toBe(true);
-  const peer = await legacyPeer(server.url);
-  try {
-    expect(mount.names('prompts')).toContain('everything_simple-prompt');
-    expect(mount.names('templates').length).toBeGreaterThan(0);
-  } finally {
-    await peer.close();
-  }
-});
+test.each(['2026-07-28', '2025-11-25'] as const)(
+  '%s: resources, templates, prompts and completions are mounted under the namespace and routed',
+  async (protocolVersion) => {
+    const uris = mount.names('resources');
+    expect(uris.length).toBeGreaterThan(0);
+    expect(uris.every((uri) => uri.startsWith('everything+'))).toBe(true);
+    expect(mount.names('templates').every((t) => t.startsWith('everything+'))).toBe(true);
+    const client = await ContextClient.connect({ url: server.url }, { protocolVersion });
+    try {
+      const read = await client.readResource(uris[0]!);
+      expect(read.contents[0]!.uri).toBe(uris[0]);
+      const prompt = await client.getPrompt('everything_simple-prompt');
+      expect(prompt.messages.length).toBeGreaterThan(0);
+      const ref = { type: 'ref/prompt' as const, name: 'everything_completable-prompt' };
+      expect((await client.complete({ ref, argument: { name: 'department', value: 'E' } })).values).toEqual([
+        'Engineering',
+      ]);
+      const lead = await client.complete({
+        ref,
+        argument: { name: 'name', value: 'A' },
+        context: { arguments: { department: 'Engineering' } },
+      });
+      expect(lead.values).toEqual(['Alice']);
+    } finally {
+      await client.close();
+    }
+  },
+);
