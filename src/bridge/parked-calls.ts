@@ -33,6 +33,11 @@ export interface ParkingLimits {
 
 /** How long a finished call that a caller saw parked stays, so a repeated retry gets the same result. */
 const LINGER_MS = 30_000;
+/**
+ * After an ask wakes a waiting round, how long more asks may join it: a legacy upstream that asks
+ * several questions at once (`Promise.all`) sends them as separate requests, and they share one round.
+ */
+const ASK_GATHER_MS = 5;
 
 interface Waiting extends ParkedAsk {
   resolve(answer: JsonObject): void;
@@ -99,12 +104,18 @@ export class ParkedCall {
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      this.wake = () => {
+      const settle = () => {
         const event = this.current();
-        if (!event) return;
+        if (!event || signal.aborted) return;
         this.wake = undefined;
         signal.removeEventListener('abort', onAbort);
         resolve(event);
+      };
+      this.wake = () => {
+        if (this.outcome) return settle();
+        if (!this.waiting.length) return;
+        this.wake = () => this.outcome && settle(); // asks still joining; an outcome ends the wait at once
+        setTimeout(settle, ASK_GATHER_MS);
       };
     });
   }
