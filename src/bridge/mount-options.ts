@@ -54,7 +54,7 @@ export class MountOptions {
   @IsIn(CLIENT_PROTOCOL_VERSIONS as unknown as string[]) protocolVersion: ClientProtocolVersion = 'auto';
   /** Per upstream request (not counting time parked waiting for our caller). */
   @IsInt() @Min(0) requestTimeoutMs = 60_000;
-  /** Legacy upstream: calls held between a caller's rounds, per principal and per instance. */
+  /** Legacy upstream: calls waiting for their callers' answers, per principal and per instance. */
   @IsInt() @Min(1) @Max(10_000) maxParkedPerPrincipal = 16;
   @IsInt() @Min(1) @Max(1_000_000) maxParked = 1_000;
   /** Legacy upstream: a parked call not resumed within this is cancelled upstream. */

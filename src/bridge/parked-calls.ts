@@ -21,9 +21,9 @@ export type ParkedEvent =
   | { kind: 'failed'; error: unknown };
 
 export interface ParkingLimits {
-  /** Calls held at once for one principal (anonymous callers share one count). */
+  /** Calls waiting for answers at once for one principal (anonymous callers share one count). */
   maxParkedPerPrincipal: number;
-  /** Calls held at once on this instance. */
+  /** Calls waiting for answers at once on this instance. */
   maxParked: number;
   /** From the call's start (working or awaiting answers): then the upstream call is cancelled, a retry refused. */
   parkTimeoutMs: number;
@@ -149,30 +149,21 @@ export class ParkedCalls {
   private readonly calls = new Map<string, ParkedCall>();
   private readonly perPrincipal = new Map<string, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** Calls counted against the limits (a finished call that lingers no longer counts). */
+  /** Parked calls counted against the limits (a finished call that lingers no longer counts). */
   private readonly counted = new Set<ParkedCall>();
 
   constructor(private readonly limits: ParkingLimits) {}
 
-  /** Calls in progress (started, not finished). */
+  /** Calls waiting for their callers' answers (parked, not finished). */
   get size(): number {
     return this.counted.size;
   }
 
-  /** A new call, counted against its principal until it is released; refused over the limits. */
+  /** A new upstream call, bounded by the deadline; it counts against the limits once it is parked. */
   open(principal: string): ParkedCall {
-    const held = this.perPrincipal.get(principal) ?? 0;
-    if (held >= this.limits.maxParkedPerPrincipal || this.counted.size >= this.limits.maxParked) {
-      throw bridgeError(
-        'park_limit',
-        `Too many bridged calls in progress (${held} for this caller, ${this.counted.size} on this instance); finish or abandon some first.`,
-      );
-    }
     const handle = `${this.instance}.${randomBytes(18).toString('base64url')}`;
     const call = new ParkedCall(handle, principal, this.limits.maxAsksPerCall);
     this.calls.set(handle, call);
-    this.counted.add(call);
-    this.perPrincipal.set(principal, held + 1);
     this.arm(call, this.limits.parkTimeoutMs, () => {
       const ms = this.limits.parkTimeoutMs;
       const message = `The bridged call did not finish within ${ms} ms (parkTimeoutMs); it was cancelled upstream.`;
@@ -180,6 +171,25 @@ export class ParkedCalls {
       this.release(call);
     });
     return call;
+  }
+
+  /**
+   * The call waits for its caller's answers (its handle goes out): counted against its principal
+   * and the instance until it finishes; over the limits it is cancelled upstream and refused.
+   */
+  park(call: ParkedCall): void {
+    call.escaped = true;
+    if (this.counted.has(call)) return;
+    const held = this.perPrincipal.get(call.principal) ?? 0;
+    if (held >= this.limits.maxParkedPerPrincipal || this.counted.size >= this.limits.maxParked) {
+      this.abandon(call, new Error('Too many parked calls.'));
+      throw bridgeError(
+        'park_limit',
+        `Too many bridged calls waiting for answers (${held} for this caller, ${this.counted.size} on this instance); answer or abandon some first.`,
+      );
+    }
+    this.counted.add(call);
+    this.perPrincipal.set(call.principal, held + 1);
   }
 
   /** The call a retry names; a clear refusal when it is not here (never a new upstream call). */

@@ -88,7 +88,7 @@ async function relayParked(
     throw abandoned;
   }
   if (event.kind === 'asks') {
-    call.escaped = true;
+    route.parking.park(call);
     throw new InputRequired({
       inputRequests: relayed(event.asks.map((a) => [a.key, a.method, a.params])),
       requestState: call.handle,

@@ -48,23 +48,29 @@ describe('ParkedCall', () => {
 });
 
 describe('ParkedCalls', () => {
-  test('bounded per principal and per instance; a finished call stops counting', () => {
+  test('parked calls are bounded per principal and per instance (over: cancelled and refused); finished ones stop counting', () => {
     const calls = new ParkedCalls(limits);
-    const a1 = calls.open('ann');
-    calls.open('ann');
-    expect(() => calls.open('ann')).toThrow(expect.objectContaining({ data: { reason: 'park_limit' } }));
-    calls.open('bob');
-    expect(() => calls.open('cy')).toThrow(/3 on this instance/);
-    a1.escaped = true;
+    const parked = (who: string) => {
+      const call = calls.open(who);
+      calls.park(call);
+      return call;
+    };
+    const a1 = parked('ann');
+    parked('ann');
+    const third = calls.open('ann'); // running, not parked: not counted
+    expect(() => calls.park(third)).toThrow(expect.objectContaining({ data: { reason: 'park_limit' } }));
+    expect(third.upstream.signal.aborted).toBe(true);
+    parked('bob');
+    expect(() => parked('cy')).toThrow(/3 on this instance/);
     calls.finished(a1);
     expect(calls.size).toBe(2);
-    expect(() => calls.open('ann')).not.toThrow();
+    expect(() => parked('ann')).not.toThrow();
   });
 
   test('a finished call a caller saw lingers for repeated retries; an unseen one is gone at once', () => {
     const calls = new ParkedCalls(limits);
     const seen = calls.open('ann');
-    seen.escaped = true;
+    calls.park(seen);
     calls.finished(seen);
     expect(calls.find(seen.handle, 'ann')).toBe(seen);
     const unseen = calls.open('ann');
@@ -99,6 +105,7 @@ describe('ParkedCalls', () => {
       calls.abandon(left, new Error('walked away'));
       expect(left.upstream.signal.aborted).toBe(true);
       const late = calls.open('ann');
+      calls.park(late);
       jest.advanceTimersByTime(1_000);
       expect(late.upstream.signal.reason).toMatchObject({ data: { reason: 'call_deadline' } });
       expect(calls.size).toBe(0);
