@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the fleet tests need: redis-server (shared stores) and nginx (load
-# balancer). Idempotent and quiet when both are there. Works as root, or through sudo otherwise.
+# Installs the Debian packages the tests need: redis-server (shared stores), nginx (load balancer)
+# and chromium (the approval page's browser test drives it with playwright-core; never a browser
+# download). Idempotent and quiet when all are there. Works as root, or through sudo otherwise.
 # The packages' own system services are stopped and disabled: tests start private instances on
 # loopback ports, and nothing is left listening on 6379 or 80.
 set -euo pipefail
@@ -9,6 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then as_root=(); else as_root=(sudo -n); fi
