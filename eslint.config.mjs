@@ -21,7 +21,7 @@ export const LAYERS = [
   ['decorators', 'config'],
   ['registry', 'state', 'telemetry'],
   ['context'],
-  ['server'],
+  ['server', 'approval'],
   ['app', 'transports', 'guards'],
   ['adapters', 'client', 'redis', 'auth'],
   ['testing', 'bridge'],

@@ -5,7 +5,9 @@ import type { CreateMessageParams, CreateMessageResult, ElicitAction, Root } fro
 import { createDtoValidator, dtoToElicitationSchema } from '../schema';
 import { Capabilities, type Ask, type AskDecoding } from './asks';
 
-export type ElicitOutcome<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' };
+/** `reason` is set when no person saw the question and a `deny` fallback declined it. */
+export type ElicitOutcome<T> =
+  { action: 'accept'; content: T } | { action: 'decline'; reason?: string } | { action: 'cancel' };
 export interface AskOptions {
   /** Stable key for this question across replays (defaults to call order per kind). */
   key?: string;
@@ -56,6 +58,7 @@ export function elicitAsk<T extends object>(
         ? { ok: true, value: { action, content: checked.value }, kept: { action, content: pick(content, fields) } }
         : { ok: false, reason: checked.errors.join('; ') };
     },
+    declined: (reason) => ({ action: 'decline', reason }),
   };
 }
 
@@ -87,6 +90,8 @@ export function confirmAsk(message: string, options: AskOptions = {}): Ask<boole
         return { ok: false, reason: 'confirm must be a boolean' };
       return { ok: true, value: content.confirm, kept: { action, content: { confirm: content.confirm } } };
     },
+    declined: () => false,
+    confirmation: true,
   };
 }
 
@@ -117,6 +122,7 @@ export function urlElicitAsk(
       if (!action) return { ok: false, reason: 'not an ElicitResult' };
       return { ok: true, value: elicitationId ? { action, elicitationId } : { action }, kept: { action } };
     },
+    declined: () => ({ action: 'decline' }),
   };
 }
 

@@ -26,6 +26,10 @@ export interface Ask<T> {
   readonly requires: Record<string, unknown>;
   readonly supportedBy: (caps: ClientCapabilities) => boolean;
   readonly decode: (response: unknown) => AskDecoding<T>;
+  /** A question a person answers (elicitation): the value a `deny` fallback resolves with, given why. */
+  readonly declined?: (reason: string) => T;
+  /** A yes/no confirmation (`ctx.confirm`): what the `argument` fallback may answer. */
+  readonly confirmation?: boolean;
 }
 
 /** Short, stable digest of the rendered question: a changed question is asked again. */

@@ -22,6 +22,7 @@ import {
 } from './ask-builders';
 import { Capabilities } from './asks';
 import type { Principal } from './principal';
+import type { NotShownNote } from './ask-fallback';
 import type { StateBag } from './state-bag';
 
 export interface ContextInit {
@@ -95,6 +96,14 @@ export class Context {
   /** Low-level path: the `requestState` string of the previous `InputRequired` (opened, authenticated). */
   get requestState(): string | undefined {
     return this.init.asks.input?.requestState;
+  }
+
+  /**
+   * The questions of this call that no person saw (no capability, no answer by the deadline, an
+   * instant decline), each routed to its declared fallback: key, kind, reason and fallback.
+   */
+  get notShown(): readonly NotShownNote[] {
+    return this.init.asks.notShown ?? [];
   }
 
   /** Whether the client declared what an ask needs; lets a handler degrade instead of failing. */

@@ -29,6 +29,8 @@ export interface FlowState {
   round: number;
   /** Telemetry only (sealed when a tracer is live): the flow's first span, as 50 hex characters. */
   firstSpan?: string;
+  /** When the last round's questions went out (epoch ms): the ask watchdog times an instant decline from it. */
+  askedAt?: number;
 }
 
 /** This round's `inputResponses` that may answer an ask: key → the question they answer and the raw answer. */
@@ -55,6 +57,7 @@ class LazyFlow implements FlowState {
   round = 1;
   handlerState?: string;
   firstSpan?: string;
+  askedAt?: number;
   private answersMap?: Record<string, JournaledAnswer>;
   private askedMap?: Record<string, string>;
   private stateMap?: Record<string, string>;
@@ -111,6 +114,7 @@ export function plainFlow(flow: FlowState): FlowState {
   const plain: FlowState = { id, answers, asked, state, onces, reasks, round };
   if (handlerState !== undefined) plain.handlerState = handlerState;
   if (firstSpan !== undefined) plain.firstSpan = firstSpan;
+  if (flow.askedAt !== undefined) plain.askedAt = flow.askedAt;
   return plain;
 }
 

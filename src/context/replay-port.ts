@@ -118,6 +118,7 @@ export class ReplayAskPort implements AskPort {
 
   private suspend<T>(pending: PendingAsk): Promise<T> {
     if (!this.pending.some((p) => p.key === pending.key)) this.pending.push(pending);
+    if (pending.request) this.flow.askedAt = Date.now();
     if (this.pending.length === 1) queueMicrotask(() => (this.bound = true));
     return this.ended();
   }

@@ -2,7 +2,8 @@
  * The compact form of a flow inside requestState (short keys keep the token small):
  * `i` id, `a` answers (`f` question fingerprint, `r` answer), `p` asked, `s` ctx.state,
  * `u` the handler's own state, `o` once outcomes (`once:<key>` → `{ v }`), `x` re-asks, `n` the round that sealed it,
- * `t` the first round's span context (telemetry: trace id, span id, flags as 50 hex characters).
+ * `t` the first round's span context (telemetry: trace id, span id, flags as 50 hex characters),
+ * `w` when the round's questions went out (epoch ms, for the ask watchdog).
  */
 import { dict, emptyFlow, isRecord, type FlowState } from './flow-state';
 
@@ -16,6 +17,7 @@ export interface SealedFlow {
   x: Record<string, number>;
   n?: number;
   t?: string;
+  w?: number;
 }
 
 const ONCE_PREFIX = 'once:';
@@ -34,6 +36,7 @@ export function toSealedFlow(flow: FlowState): SealedFlow {
   if (flow.handlerState !== undefined) sealed.u = flow.handlerState;
   for (const [k, v] of Object.entries(flow.onces)) sealed.o[ONCE_PREFIX + k] = 'value' in v ? { v: v.value } : {};
   if (flow.firstSpan !== undefined) sealed.t = flow.firstSpan;
+  if (flow.askedAt !== undefined) sealed.w = flow.askedAt;
   return sealed;
 }
 
@@ -56,6 +59,7 @@ export function readFlow(payload: unknown): FlowState | undefined {
   }
   if (typeof payload.u === 'string') flow.handlerState = payload.u;
   if (typeof payload.t === 'string') flow.firstSpan = payload.t;
+  if (Number.isSafeInteger(payload.w)) flow.askedAt = payload.w as number;
   // The round that sealed it (a token without one counts as round 1).
   if (Number.isSafeInteger(payload.n) && (payload.n as number) > 0) flow.round = payload.n as number;
   for (const [k, v] of Object.entries(payload.p)) if (typeof v === 'string') flow.asked[k] = v;

@@ -19,6 +19,23 @@ export interface AskingOptions {
    * logged (or refused, with `undeclaredForms: 'refuse'`); the test kit fails the call.
    */
   forms?: Function[];
+  /**
+   * What the handler may ask and what happens when no person sees the question (a host without
+   * the capability, one that never renders it, one that declines at once). Checked at start-up,
+   * shown to clients in the tool's `_meta`. See docs/context-and-asks.md.
+   */
+  asks?: AskDeclaration;
+}
+
+/** The asks a handler may make: `ctx.confirm`, `ctx.elicit`, `ctx.elicitUrl`, `ctx.sample`, `ctx.listRoots`. */
+export type AskDeclaredKind = 'confirm' | 'elicit' | 'elicitUrl' | 'sample' | 'roots';
+/** `none` · `deny` · `approvalPage` (tools) · `argument` (tools; `ctx.confirm` only). */
+export type DeclaredFallback = 'none' | 'deny' | 'approvalPage' | 'argument';
+
+export interface AskDeclaration {
+  kinds: AskDeclaredKind[];
+  /** Defaults to the app-wide `asks.fallback` option. */
+  fallback?: DeclaredFallback;
 }
 
 export interface ToolOptions extends AskingOptions {

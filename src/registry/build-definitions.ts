@@ -30,6 +30,7 @@ import {
 } from './handler-params';
 import { validateCacheHints } from '../config/cache-hint-options';
 import { declaredForms } from './declared-forms';
+import { asksMeta, ASKS_META_KEY, declaredAsks, withFallbackArgument, withoutFallbackArgument } from './declared-asks';
 import { assertValidName } from './names';
 import { UriTemplate } from './uri-template';
 import { deepFreeze, withoutUndefined } from './objects';
@@ -126,16 +127,19 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
   }
   const headerProblem = mcpHeaderProblems(inputSchema)[0];
   if (headerProblem) throw new FrameworkError('OMC_INVALID_MCP_HEADER', `${owner}: x-mcp-header on ${headerProblem}`);
+  const asks = declaredAsks(owner, 'tool', options.asks);
+  const wireSchema = forOwner(owner, () => withFallbackArgument(inputSchema, asks));
+  const shownAsks = asksMeta(asks);
   const descriptor = deepFreeze(
     withoutUndefined({
       name,
       title: options.title,
       description: options.description ?? '',
-      inputSchema,
+      inputSchema: wireSchema,
       outputSchema,
       annotations: options.annotations,
       icons: options.icons,
-      _meta: options._meta,
+      _meta: shownAsks ? { ...options._meta, [ASKS_META_KEY]: shownAsks } : options._meta,
     }),
   );
   return Object.freeze({
@@ -144,12 +148,14 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
     owner,
     source,
     descriptor,
-    inputSchema,
+    inputSchema: wireSchema,
     outputSchema,
     checkOutput,
-    validate,
+    // The fallback's own argument is the framework's: the DTO never sees it.
+    validate: asks?.fallback ? (args: unknown) => validate(withoutFallbackArgument(args, asks)) : validate,
     task: options.task,
     forms: declaredForms(owner, options.forms),
+    asks,
   });
 }
 
@@ -191,6 +197,7 @@ export function buildPrompt(
     descriptor,
     validate: validatorFor(args),
     forms: declaredForms(owner, options.forms),
+    asks: declaredAsks(owner, 'other', options.asks),
   });
 }
 
@@ -224,6 +231,7 @@ export function buildResource(options: ResourceOptions, owner: string, source: H
     mimeType: options.mimeType,
     cache: options.cache === undefined ? undefined : validateCacheHints(owner, options.cache),
     forms: declaredForms(owner, options.forms),
+    asks: declaredAsks(owner, 'other', options.asks),
   });
 }
 
@@ -256,6 +264,7 @@ export function buildResourceTemplate(
     mimeType: options.mimeType,
     cache: options.cache === undefined ? undefined : validateCacheHints(owner, options.cache),
     forms: declaredForms(owner, options.forms),
+    asks: declaredAsks(owner, 'other', options.asks),
   });
 }
 

@@ -4,6 +4,7 @@ import type { JsonObject } from '../protocol/jsonrpc';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/listings';
 import type { CacheHints, TaskSupport } from '../metadata/options';
 import type { UriTemplate } from './uri-template';
+import type { DeclaredAsks } from './declared-asks';
 
 export type InputValidation = { ok: true; value: unknown } | { ok: false; errors: string[] };
 
@@ -20,6 +21,8 @@ interface Common<Entry extends JsonObject> {
   readonly descriptor: Readonly<Entry>;
   /** The forms the handler declared for `ctx.elicit`, each checked at bootstrap. */
   readonly forms: ReadonlySet<Function>;
+  /** What the handler declared it may ask, and its fallback; undefined: nothing declared. */
+  readonly asks?: DeclaredAsks;
 }
 
 export interface ToolDefinition extends Common<Tool> {

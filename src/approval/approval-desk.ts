@@ -1,0 +1,197 @@
+/**
+ * The approval desk: starts and resumes the server-side flows of the page path, and mints the page
+ * links. A link is `<base>/<flow id>.<page nonce>.<seal>`: both ids are random (128 bits), and the
+ * seal (the requestState codec, so the same keys) binds the flow, the page, the question's key, the
+ * tool and the principal; a link for another flow, page or caller does not open.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  ApprovalNeeded,
+  type ApprovalCall,
+  type ApprovalDesk,
+  type ApprovalFlowHandle,
+  type ApprovalResume,
+  type PageQuestion,
+} from '../context/ask-fallback';
+import { paramsDigest, type RequestStateCodec, type StateBinding } from '../state';
+import {
+  ApprovalFlows,
+  DEFAULT_APPROVAL_LIMITS,
+  type ApprovalFlowLimits,
+  type ApprovalFlowRecord,
+  type PageEntry,
+} from './approval-flows';
+
+export interface ApprovalDeskOptions {
+  codec: Pick<RequestStateCodec, 'seal' | 'open'>;
+  /** How long a flow and its pages stay usable (ms). */
+  lifetimeMs: number;
+  /** Where the pages are served, e.g. `https://api.example.com/mcp/approval` (set by serveHttp when absent). */
+  baseUrl?: string;
+  limits?: Partial<ApprovalFlowLimits>;
+  now?: () => number;
+}
+
+/** What a page link opens to, or why it does not. */
+export type OpenedPage =
+  | { ok: true; flow: ApprovalFlowRecord; page: PageEntry }
+  | { ok: false; status: 400 | 404 | 410; reason: string };
+
+const ID_BYTES = 16;
+const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+export class PageApprovalDesk implements ApprovalDesk {
+  readonly flows: ApprovalFlows;
+  private readonly now: () => number;
+  private nextHolder = 1;
+
+  constructor(private readonly options: ApprovalDeskOptions) {
+    this.now = options.now ?? Date.now;
+    this.flows = new ApprovalFlows({ ...DEFAULT_APPROVAL_LIMITS, ...options.limits }, this.now);
+  }
+
+  get baseUrl(): string | undefined {
+    return this.options.baseUrl;
+  }
+
+  /** serveHttp learns its address only after listening. */
+  setBaseUrl(url: string): void {
+    this.options.baseUrl ??= url.replace(/\/+$/, '');
+  }
+
+  async resume(call: ApprovalCall, approvalId: string | undefined): Promise<ApprovalResume | undefined> {
+    const digest = paramsDigest(call.args);
+    let flow: ApprovalFlowRecord | undefined;
+    if (approvalId !== undefined) {
+      flow = ID_PATTERN.test(approvalId) ? this.flows.get(approvalId) : undefined;
+      if (!flow) return refused('this approval id is unknown or expired; call the tool again without it');
+      if (flow.principal !== call.principal) return refused('this approval belongs to another caller');
+      if (flow.tool !== call.tool || flow.argsDigest !== digest) {
+        return refused('this approval was given for another tool or other arguments; call again with the same arguments');
+      }
+      if (flow.completed) return { kind: 'completed', result: flow.completed.result };
+    } else {
+      // Without an id, only an authenticated caller's own open flow continues (never a finished one).
+      if (call.principal === undefined) return undefined;
+      flow = this.flows.openFor(call.principal, call.tool, digest);
+      if (!flow) return undefined;
+    }
+    const now = this.now();
+    if (flow.holder && flow.holder.until > now) return refused('another call is continuing this approval right now');
+    return { kind: 'flow', flow: this.hold(flow) };
+  }
+
+  async start(call: ApprovalCall): Promise<ApprovalFlowHandle> {
+    const record: ApprovalFlowRecord = {
+      id: randomId(),
+      principal: call.principal,
+      tool: call.tool,
+      argsDigest: paramsDigest(call.args),
+      args: call.args,
+      expiresAt: this.now() + this.options.lifetimeMs,
+      answers: new Map(),
+      onces: new Map(),
+      pages: new Map(),
+    };
+    const full = this.flows.add(record);
+    if (full) throw new ApprovalRefusedError(full);
+    return this.hold(record);
+  }
+
+  /** The page a link names, checked: known flow and page, intact seal, not answered, not expired. */
+  async openPage(token: string): Promise<OpenedPage> {
+    // The seal has its own `v1h.` prefix: split off the two ids only.
+    const [flowId, nonce] = token.split('.', 2);
+    const seal = token.slice((flowId?.length ?? 0) + (nonce?.length ?? 0) + 2);
+    if (!flowId || !nonce || !seal || !ID_PATTERN.test(flowId) || !ID_PATTERN.test(nonce)) {
+      return { ok: false, status: 400, reason: 'This link is not a valid approval link.' };
+    }
+    const flow = this.flows.get(flowId);
+    const page = flow?.pages.get(nonce);
+    if (!flow || !page) return { ok: false, status: 410, reason: 'This approval link has expired or does not exist.' };
+    try {
+      await this.options.codec.open(seal, binding(flow, page));
+    } catch {
+      return { ok: false, status: 400, reason: 'This link is not a valid approval link.' };
+    }
+    if (page.answered || flow.completed) {
+      return { ok: false, status: 410, reason: 'This question was already answered; the link works once.' };
+    }
+    return { ok: true, flow, page };
+  }
+
+  /** Records a page's checked answer: once, and only while the flow lives. */
+  recordAnswer(flow: ApprovalFlowRecord, page: PageEntry, kept: unknown): boolean {
+    if (page.answered || flow.completed || flow.expiresAt <= this.now()) return false;
+    page.answered = true;
+    flow.answers.set(page.key, { fingerprint: page.fingerprint, answer: kept });
+    return true;
+  }
+
+  private hold(record: ApprovalFlowRecord): ApprovalFlowHandle {
+    const holder = { id: this.nextHolder++, until: record.expiresAt };
+    record.holder = holder;
+    const mine = () => record.holder?.id === holder.id;
+    return {
+      id: record.id,
+      answer: (key, fingerprint) => {
+        const a = record.answers.get(key);
+        return a && a.fingerprint === fingerprint ? a.answer : undefined;
+      },
+      once: (key) => record.onces.get(key),
+      recordOnce: async (key, value) => {
+        record.onces.set(key, value === undefined ? {} : { value: JSON.parse(JSON.stringify(value)) });
+      },
+      ask: async (question) => this.putUp(record, question),
+      complete: async (result) => {
+        if (!mine()) return;
+        record.completed = { result };
+        record.holder = undefined;
+      },
+      release: async () => {
+        if (mine()) record.holder = undefined;
+      },
+    };
+  }
+
+  private putUp(record: ApprovalFlowRecord, question: PageQuestion): ApprovalNeeded {
+    const base = this.options.baseUrl;
+    if (!base) throw new ApprovalRefusedError('the approval pages have no address yet (set asks.approvalBaseUrl)');
+    if (record.pages.size >= DEFAULT_APPROVAL_LIMITS.maxPagesPerFlow) {
+      throw new ApprovalRefusedError('this approval flow asked too many questions');
+    }
+    const page: PageEntry = { ...question, nonce: randomId() };
+    record.pages.set(page.nonce, page);
+    const seal = this.options.codec.seal({ k: page.key }, binding(record, page));
+    const message = (question.request.params as { message?: unknown }).message;
+    return new ApprovalNeeded(
+      record.id,
+      `${base}/${record.id}.${page.nonce}.${seal}`,
+      record.expiresAt,
+      typeof message === 'string' ? message : '',
+    );
+  }
+}
+
+/** A flow that cannot start or show a page (a cap, no address): the call gets a clear error. */
+export class ApprovalRefusedError extends Error {
+  override readonly name = 'ApprovalRefusedError';
+}
+
+function binding(flow: ApprovalFlowRecord, page: PageEntry): StateBinding {
+  return {
+    method: 'approval/page',
+    target: flow.tool,
+    principal: flow.principal,
+    revision: 'approval-page',
+    params: { flow: flow.id, page: page.nonce, key: page.key, args: flow.argsDigest },
+  };
+}
+
+function randomId(): string {
+  return randomBytes(ID_BYTES).toString('base64url');
+}
+
+function refused(reason: string): ApprovalResume {
+  return { kind: 'refused', reason };
+}

@@ -1,0 +1,107 @@
+/**
+ * GET shows an approval page, POST records its answer. Refused, each with a clear page and nothing
+ * recorded: an unknown, expired, tampered or used link; a cross-site POST; a body that is too large,
+ * not a form, or does not pass the question's own check (shown again with the reason).
+ */
+import type { PageApprovalDesk } from './approval-desk';
+import { readForm } from './page-form';
+import { answeredPage, questionPage, refusalPage, type FormSchema, type RenderedPage } from './page-html';
+
+type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+export interface PageRequest {
+  readonly method: string;
+  /** The path segment after the pages' base path. */
+  readonly token: string;
+  readonly headers: Headers;
+  readBody(limitBytes: number): Promise<{ ok: true; text: string } | { ok: false; status: number; reason: string }>;
+}
+
+export interface PageResponse {
+  send(status: number, headers: Record<string, string>, body?: string): void;
+}
+
+/** A form answer is a few hundred bytes: anything near this is not one. */
+export const MAX_PAGE_BODY_BYTES = 16 * 1024;
+
+export async function answerApprovalPage(
+  desk: PageApprovalDesk,
+  req: PageRequest,
+  res: PageResponse,
+  log?: (message: string, detail: Record<string, unknown>) => void,
+): Promise<void> {
+  const page = await respond(desk, req, log);
+  res.send(page.status, page.headers, page.body);
+}
+
+async function respond(
+  desk: PageApprovalDesk,
+  req: PageRequest,
+  log?: (message: string, detail: Record<string, unknown>) => void,
+): Promise<RenderedPage> {
+  const refuse = (status: number, reason: string): RenderedPage => {
+    log?.('approval page refused', { status, reason });
+    return refusalPage(status, reason);
+  };
+  if (req.method !== 'GET' && req.method !== 'POST') {
+    const page = refuse(405, 'Open this link in a browser.');
+    return { ...page, headers: { ...page.headers, Allow: 'GET, POST' } };
+  }
+  if (req.method === 'POST') {
+    const crossSite = crossSiteReason(req.headers);
+    if (crossSite) return refuse(403, crossSite);
+    if (!first(req.headers['content-type'])?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+      return refuse(415, 'The answer must be sent by the form on this page.');
+    }
+  }
+  const opened = await desk.openPage(req.token);
+  if (!opened.ok) return refuse(opened.status, opened.reason);
+  const { flow, page } = opened;
+  const request = page.request.params as { message?: unknown; requestedSchema?: FormSchema };
+  const view = {
+    tool: flow.tool,
+    args: flow.args,
+    message: typeof request.message === 'string' ? request.message : '',
+    schema: request.requestedSchema ?? {},
+  };
+  if (req.method === 'GET') return questionPage(view);
+  const body = await req.readBody(MAX_PAGE_BODY_BYTES);
+  if (!body.ok) return refuse(body.status === 413 ? 413 : 400, 'The form could not be read (too large or malformed).');
+  const form = readForm(body.text, view.schema);
+  if (!form.ok) return questionPage({ ...view, values: form.values, error: form.reason }, 400);
+  const checked = page.check(form.answer);
+  if (!checked.ok) {
+    const values = form.answer.action === 'accept' ? stringValues(form.answer.content) : {};
+    return questionPage({ ...view, values, error: `Please correct the form: ${checked.reason}` }, 422);
+  }
+  if (!desk.recordAnswer(flow, page, checked.kept)) {
+    return refuse(410, 'This question was already answered; the link works once.');
+  }
+  return answeredPage(form.answer.action === 'accept');
+}
+
+/**
+ * A browser says where a POST comes from: `Sec-Fetch-Site` (anything but same-origin, or none for a
+ * typed URL, is refused) and `Origin` (must name this host). A non-browser client sends neither.
+ */
+function crossSiteReason(headers: Headers): string | undefined {
+  const site = first(headers['sec-fetch-site']);
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'Answers from another site are refused.';
+  const origin = first(headers.origin);
+  if (origin === undefined) return undefined;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  return host !== undefined && host === first(headers.host) ? undefined : 'Answers from another site are refused.';
+}
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function stringValues(content: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(content).map(([k, v]) => [k, String(v)]));
+}
