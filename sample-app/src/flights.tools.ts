@@ -35,11 +35,13 @@ export class FlightTools {
   /**
    * Books a seat. On 2026-07-28 this handler is replayed once per round, so everything before the
    * last ask must be safe to repeat; the charge is fenced with ctx.once so it runs exactly once.
+   * A host that cannot show the questions gets an approval page for each instead (`approvalPage`).
    */
   @Tool({
     description: 'Book a flight (asks for confirmation and passenger details)',
     annotations: { destructiveHint: true },
     forms: [PassengerForm],
+    asks: { kinds: ['confirm', 'elicit'], fallback: 'approvalPage' },
   })
   async book_flight(args: BookArgs, ctx: Context) {
     const flight = FLIGHTS.find((f) => f.id === args.flightId);

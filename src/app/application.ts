@@ -2,6 +2,7 @@
  * Bootstrap (DESIGN D7): walk the explicit provider list, build frozen definitions, validate them,
  * wire the dispatcher. Nothing here runs at import time.
  */
+import { PageApprovalDesk } from '../approval/approval-desk';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { FrameworkError } from '../errors/framework-error';
 import { assertSingleLibraryCopies } from './library-copies';
@@ -93,6 +94,12 @@ export class McpApplication {
         requestState.singleUseStore ?? (requestState.singleUseRequestState ? shared?.singleUseStore : undefined),
     });
     const logger = server.logger ? toServerLogger(server.logger) : stderrLogger;
+    const approvals = new PageApprovalDesk({
+      codec: this.stateCodec,
+      lifetimeMs: server.asks.approvalLifetimeMs,
+      baseUrl: server.asks.approvalBaseUrl,
+      log: (message, detail) => logger.warn(message, detail),
+    });
     this.server = new ContextServer(
       {
         info: this.info,
@@ -111,6 +118,7 @@ export class McpApplication {
         },
         shared,
         pipelines,
+        approvals,
       },
       {
         ephemeralStateKey: this.hasEphemeralStateKey,
@@ -118,6 +126,7 @@ export class McpApplication {
         resourceServer: this.container.isRegistered(RESOURCE_SERVER)
           ? this.container.resolve(RESOURCE_SERVER)
           : undefined,
+        approvalPages: approvals,
       },
     );
     keepDispatcher(this, this.server);

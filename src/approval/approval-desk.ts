@@ -13,12 +13,15 @@ import {
   type ApprovalResume,
   type PageQuestion,
 } from '../context/ask-fallback';
+import type { ApprovalPages, PageRequest, PageResponse } from '../context/approval-pages';
+import { answerApprovalPage } from './page-route';
 import { paramsDigest, type RequestStateCodec, type StateBinding } from '../state';
 import {
   ApprovalFlows,
   DEFAULT_APPROVAL_LIMITS,
   type ApprovalFlowLimits,
   type ApprovalFlowRecord,
+  type OpenedPage,
   type PageEntry,
 } from './approval-flows';
 
@@ -30,17 +33,14 @@ export interface ApprovalDeskOptions {
   baseUrl?: string;
   limits?: Partial<ApprovalFlowLimits>;
   now?: () => number;
+  /** Where refused pages are logged (never the answer). */
+  log?: (message: string, detail: Record<string, unknown>) => void;
 }
-
-/** What a page link opens to, or why it does not. */
-export type OpenedPage =
-  | { ok: true; flow: ApprovalFlowRecord; page: PageEntry }
-  | { ok: false; status: 400 | 404 | 410; reason: string };
 
 const ID_BYTES = 16;
 const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
-export class PageApprovalDesk implements ApprovalDesk {
+export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
   readonly flows: ApprovalFlows;
   private readonly now: () => number;
   private nextHolder = 1;
@@ -57,6 +57,10 @@ export class PageApprovalDesk implements ApprovalDesk {
   /** serveHttp learns its address only after listening. */
   setBaseUrl(url: string): void {
     this.options.baseUrl ??= url.replace(/\/+$/, '');
+  }
+
+  answer(req: PageRequest, res: PageResponse): Promise<void> {
+    return answerApprovalPage(this, req, res, this.options.log);
   }
 
   async resume(call: ApprovalCall, approvalId: string | undefined): Promise<ApprovalResume | undefined> {

@@ -29,6 +29,17 @@ export interface ApprovalFlowRecord {
   completed?: { result: unknown };
 }
 
+/** What a page link opens to, or why it does not. */
+export type OpenedPage =
+  | { ok: true; flow: ApprovalFlowRecord; page: PageEntry }
+  | { ok: false; status: 400 | 404 | 410; reason: string };
+
+/** What the page route uses of the desk. */
+export interface PageDesk {
+  openPage(token: string): Promise<OpenedPage>;
+  recordAnswer(flow: ApprovalFlowRecord, page: PageEntry, kept: unknown): boolean;
+}
+
 export interface ApprovalFlowLimits {
   /** Flows open at once, over all callers. */
   maxFlows: number;

@@ -3,29 +3,18 @@
  * recorded: an unknown, expired, tampered or used link; a cross-site POST; a body that is too large,
  * not a form, or does not pass the question's own check (shown again with the reason).
  */
-import type { PageApprovalDesk } from './approval-desk';
+import type { PageRequest, PageResponse } from '../context/approval-pages';
+import type { PageDesk } from './approval-flows';
 import { readForm } from './page-form';
 import { answeredPage, questionPage, refusalPage, type FormSchema, type RenderedPage } from './page-html';
 
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
-
-export interface PageRequest {
-  readonly method: string;
-  /** The path segment after the pages' base path. */
-  readonly token: string;
-  readonly headers: Headers;
-  readBody(limitBytes: number): Promise<{ ok: true; text: string } | { ok: false; status: number; reason: string }>;
-}
-
-export interface PageResponse {
-  send(status: number, headers: Record<string, string>, body?: string): void;
-}
+type Headers = PageRequest['headers'];
 
 /** A form answer is a few hundred bytes: anything near this is not one. */
 export const MAX_PAGE_BODY_BYTES = 16 * 1024;
 
 export async function answerApprovalPage(
-  desk: PageApprovalDesk,
+  desk: PageDesk,
   req: PageRequest,
   res: PageResponse,
   log?: (message: string, detail: Record<string, unknown>) => void,
@@ -35,7 +24,7 @@ export async function answerApprovalPage(
 }
 
 async function respond(
-  desk: PageApprovalDesk,
+  desk: PageDesk,
   req: PageRequest,
   log?: (message: string, detail: Record<string, unknown>) => void,
 ): Promise<RenderedPage> {

@@ -2,7 +2,7 @@
  * What happens when a host does not show a question to a person: the declared fallback of an ask,
  * the watchdog thresholds that decide "not shown", and the approval desk a page fallback uses.
  */
-import { IsIn, IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsUrl, Max, Min } from 'class-validator';
 import type { InputRequest } from '../protocol/types';
 
 /**
@@ -39,8 +39,14 @@ export class AskFallbackOptions {
   @IsInt() @Min(1) answerDeadlineMs = 120_000;
   /** How long an approval page (and its flow) stays usable (ms). */
   @IsInt() @Min(1000) @Max(86_400_000) approvalLifetimeMs = 900_000;
-  /** Tools whose declared asks the client cannot serve and that have no fallback: `hide` or `annotate` them in lists. */
+  /** Tools whose declared asks this client cannot serve, with no fallback: `hide` or `annotate` them in lists. */
   @IsIn(['hide', 'annotate', 'show']) unservableTools: 'hide' | 'annotate' | 'show' = 'annotate';
+  /**
+   * Where approval links point, e.g. `https://api.example.com/mcp/approval` (the MCP endpoint's path +
+   * `/approval`). serveHttp fills it in from its address; behind a proxy or in a framework, set it.
+   */
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  approvalBaseUrl?: string;
 }
 
 /** The fallback and thresholds one handler's asks run with. */

@@ -59,13 +59,17 @@ export class ContextServer implements ServerEndpoint {
    */
   constructor(
     readonly core: ServerCore,
-    deployment: Pick<EndpointSettings, 'ephemeralStateKey' | 'processLocalFlowStore' | 'resourceServer'>,
+    deployment: Pick<
+      EndpointSettings,
+      'ephemeralStateKey' | 'processLocalFlowStore' | 'resourceServer' | 'approvalPages'
+    >,
   ) {
     const c = core;
     this.settings = Object.freeze({
       logger: c.logger,
       authenticate: c.options.authenticate,
       resourceServer: deployment.resourceServer,
+      approvalPages: deployment.approvalPages,
       maxPendingAsksPerSession: c.options.maxPendingAsksPerSession,
       ephemeralStateKey: deployment.ephemeralStateKey,
       processLocalFlowStore: deployment.processLocalFlowStore,

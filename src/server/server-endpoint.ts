@@ -3,6 +3,7 @@
  * hear the changes a legacy session follows, and the few settings a transport needs. They depend
  * on this interface, never on the application that builds it.
  */
+import type { ApprovalPages } from '../context/approval-pages';
 import type { Authenticate } from './core/server-options';
 import type { ResourceServer } from './core/resource-server';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc';
@@ -49,6 +50,8 @@ export interface EndpointSettings {
    * place of `authenticate` and serves the metadata document.
    */
   readonly resourceServer?: ResourceServer;
+  /** The approval pages (`asks` fallback `approvalPage`): the HTTP transport serves them under its path. */
+  readonly approvalPages?: ApprovalPages;
   /** Server-to-client requests one legacy session may have pending. */
   readonly maxPendingAsksPerSession: number;
   /** No `requestStateKey` was set: sealed state does not survive a restart nor cross instances. */

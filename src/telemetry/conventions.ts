@@ -55,7 +55,7 @@ export const KNOWN_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** How an ask ended: sent to the client (2026), answered, or failed on the held connection (legacy). */
-export type AskOutcome = 'asked' | 'accept' | 'decline' | 'cancel' | 'error';
+export type AskOutcome = 'asked' | 'accept' | 'decline' | 'cancel' | 'error' | 'not_shown';
 
 /** What the ask ports report: the question's kind and key and how it ended; never the answer. */
 export type AskObserver = (kind: string, key: string, outcome: AskOutcome) => void;

@@ -13,6 +13,7 @@ import type { ServerLogger } from './server-logger';
 import type { UndeclaredForms } from '../replay/undeclared-forms';
 import type { SharedStores } from '../fleet/shared-stores';
 import type { Pipelines } from '../pipeline/pipelines';
+import type { ApprovalDesk } from '../../context/ask-fallback';
 
 export interface ServerCore {
   readonly info: Implementation;
@@ -26,6 +27,8 @@ export interface ServerCore {
   readonly capabilities: { modern: ServerCapabilities; legacy: ServerCapabilities };
   /** Guards, interceptors and filters per definition (undefined for one that has none). */
   readonly pipelines: Pipelines;
+  /** The approval desk a tool's `approvalPage` fallback puts its questions on (the app provides it). */
+  readonly approvals?: ApprovalDesk;
   /** The stores a fleet shares, when a module provides them (RedisModule). */
   readonly shared?: SharedStores;
 }

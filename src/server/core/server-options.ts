@@ -12,8 +12,9 @@ import { validateOptions } from '../../config/validate-options';
 import type { ReplayLintMode } from '../replay/replay-lint';
 import type { PinoLikeLogger, ServerLogger } from './server-logger';
 import { TelemetryOptions } from '../../telemetry/telemetry-options';
+import { AskFallbackOptions } from '../../context/ask-fallback';
 
-export { CacheHintOptions, TelemetryOptions };
+export { CacheHintOptions, TelemetryOptions, AskFallbackOptions };
 
 /** Credentials a transport found on a request, for the authentication hook. */
 export interface AuthRequest {
@@ -106,6 +107,11 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsOptional() @HasMethods('warn', 'error') logger?: ServerLogger | PinoLikeLogger;
   /** Traces, metrics and the access log (docs/telemetry.md). */
   @ValidateNested() @Type(() => TelemetryOptions) telemetry: TelemetryOptions = new TelemetryOptions();
+  /**
+   * When no person sees a question: the default fallback of every ask, the watchdog's thresholds,
+   * the approval pages' lifetime and address (docs/context-and-asks.md, "When the host does not show the question").
+   */
+  @ValidateNested() @Type(() => AskFallbackOptions) asks: AskFallbackOptions = new AskFallbackOptions();
 }
 
 /** What `ContextServerModule.configure` takes: every option optional, cache hints partial too. */

@@ -20,6 +20,12 @@ import type { RequestScope } from '../request/request-scope';
 import { outputProblem, toolError, toolResult } from '../replies/results';
 import type { ServerCore } from '../core/server-core';
 import { thrownDetail } from '../core/server-logger';
+import { ApprovalNeeded } from '../../context/ask-fallback';
+import type { AskPort } from '../../context/ask-port';
+import { ApprovalCompleted } from '../../context/fallback-port';
+import type { StateBag } from '../../context/state-bag';
+import type { AttemptInfo } from '../pipeline/pipeline';
+import { fallbackPolicy, settleWithFallback, withFallback } from './ask-fallbacks';
 
 /** A handler may return its InputRequired instead of throwing it: the engine handles both alike. */
 export function endIfInputRequired(value: unknown): unknown {
@@ -36,6 +42,7 @@ export function runToolRound(
   io: RequestIO,
 ): Outcome<CallToolResult> | Promise<Outcome<CallToolResult>> {
   const def = g.def;
+  const policy = fallbackPolicy(core, def);
   return runWithAsks(core.engine, {
     method: 'tools/call',
     target: def.name,
@@ -43,23 +50,40 @@ export function runToolRound(
     scope,
     io,
     run: (asks, state, runIo, attempt) => {
-      const ctx = makeContext(req, scope, runIo, asks, state, core.forms.gate(def));
-      let value: unknown;
-      try {
-        value = invokeGuarded(core, g, args, ctx, attempt);
-      } catch (e) {
-        return toolFailure(core, g, scope, e);
-      }
-      // A synchronous handler's value is shaped here and now: no async frame for it.
-      if (value instanceof Promise) {
-        return value.then(
-          (v: unknown) => shapedResult(core, g, scope, v),
-          (e: unknown) => toolFailure(core, g, scope, e),
-        );
-      }
-      return shapedResult(core, g, scope, value);
+      // A declared fallback wraps real attempts only (the linter's dry replay must not open approval flows).
+      if (!policy || !attempt) return attemptTool(core, g, req, args, scope, runIo, asks, state, attempt);
+      const port = withFallback(core, def, policy, asks, req, scope, runIo);
+      return settleWithFallback(port, def, attemptTool(core, g, req, args, scope, runIo, port, state, attempt));
     },
   });
+}
+
+function attemptTool(
+  core: ServerCore,
+  g: GuardedTool,
+  req: JsonRpcRequest,
+  args: unknown,
+  scope: RequestScope,
+  runIo: RequestIO,
+  asks: AskPort,
+  state: StateBag,
+  attempt: AttemptInfo | undefined,
+): CallToolResult | Promise<CallToolResult> {
+  const ctx = makeContext(req, scope, runIo, asks, state, core.forms.gate(g.def));
+  let value: unknown;
+  try {
+    value = invokeGuarded(core, g, args, ctx, attempt);
+  } catch (e) {
+    return toolFailure(core, g, scope, e);
+  }
+  // A synchronous handler's value is shaped here and now: no async frame for it.
+  if (value instanceof Promise) {
+    return value.then(
+      (v: unknown) => shapedResult(core, g, scope, v),
+      (e: unknown) => toolFailure(core, g, scope, e),
+    );
+  }
+  return shapedResult(core, g, scope, value);
 }
 
 /** The handler's value as the tool's result, checked against its outputSchema. */
@@ -82,6 +106,8 @@ function shapedResult(core: ServerCore, g: GuardedTool, scope: RequestScope, val
 function toolFailure(core: ServerCore, g: GuardedTool, scope: RequestScope, e: unknown): CallToolResult {
   const def = g.def;
   if (e instanceof InputRequiredSignal || e instanceof InputRequired) throw e;
+  // The fallback's signals: the call answers with a link, or with a finished flow's result.
+  if (e instanceof ApprovalNeeded || e instanceof ApprovalCompleted) throw e;
   if (e === GuardRefusal.instance) throw ProtocolError.invalidParams(`Unknown tool: ${def.name}`);
   if (e instanceof ProtocolError) throw vetHandlerError(e, { ...scope, owner: def.owner }, core.logger);
   // Unknown throws are the tool's failure, readable by the model; the stack only in the server log.

@@ -20,7 +20,8 @@ import { valueDepthExceeds } from './body-reader';
 import type { EndpointContext, Exchange } from './endpoint-context';
 import { InMemoryEventStore } from './event-store';
 import { corsHeaders, preflight, rejectHostOrOrigin, type HostPolicy } from './host-guard';
-import { header, type HeaderBag, type HttpRequestView, type ResponseSink } from './http-exchange';
+import { header, type BodySource, type HeaderBag, type HttpRequestView, type ResponseSink } from './http-exchange';
+import { APPROVAL_PATH_SEGMENT, type PageRequest } from '../../context/approval-pages';
 import type { HttpOptions } from './http-options';
 import { Inflight } from './inflight';
 import { legacyDelete, legacyGet } from './legacy-get-delete';
@@ -42,6 +43,16 @@ import { noId, sendEmpty, sendError, sendJson } from './responses';
 import { SessionStore } from './session-store';
 
 const ALLOW = 'GET, POST, DELETE';
+
+/** A page's form body: raw text with its cap, or what a framework's form parser made of it. */
+async function formBody(body: BodySource, limit: number): ReturnType<PageRequest['readBody']> {
+  if (body.kind === 'raw') return body.read(limit);
+  const value = body.value;
+  if (typeof value === 'string') return { ok: true, text: value };
+  if (typeof value !== 'object' || value === null) return { ok: false, status: 400, reason: 'no form body' };
+  const text = new URLSearchParams(value as Record<string, string>).toString();
+  return text.length > limit ? { ok: false, status: 413, reason: 'too large' } : { ok: true, text };
+}
 
 export class HttpEndpoint {
   readonly ctx: EndpointContext;
@@ -114,6 +125,31 @@ export class HttpEndpoint {
   answerOtherPath(method: string, path: string, headers: HeaderBag, res: ResponseSink): boolean {
     if (!this.servesMetadataAt(path)) return false;
     return answerResourceMetadata(this.ctx.server.settings.resourceServer, this.policy, method, path, headers, res);
+  }
+
+  /** The token of an approval page under this endpoint's path (`<path>/approval/<token>`), if `path` is one. */
+  approvalToken(path: string): string | undefined {
+    if (!this.ctx.server.settings.approvalPages) return undefined;
+    const prefix = this.options.path.replace(/\/+$/, '') + APPROVAL_PATH_SEGMENT;
+    return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+  }
+
+  /** Shows an approval page (GET) or records its answer (POST); the page checks where a POST comes from. */
+  async answerApprovalPage(
+    method: string,
+    token: string,
+    headers: HeaderBag,
+    body: BodySource,
+    res: ResponseSink,
+  ): Promise<void> {
+    const pages = this.ctx.server.settings.approvalPages;
+    if (!pages) return sendError(res, 404, null, ErrorCode.InvalidRequest, 'Not Found');
+    try {
+      await pages.answer({ method, token, headers, readBody: (limit) => formBody(body, limit) }, res);
+    } catch (e) {
+      this.ctx.logger.error('approval page failed', thrownDetail(e));
+      if (!res.gone) res.send(500, { 'Content-Type': 'text/plain; charset=utf-8' }, 'Internal error');
+    }
   }
 
   /** Stop taking requests, end long-lived streams, let in-flight calls finish (until the deadline). */

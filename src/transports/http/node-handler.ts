@@ -40,6 +40,11 @@ export function nodeHandlerFor(endpoint: HttpEndpoint, { matchPath }: { matchPat
     if (matchPath) {
       const path = pathOf(req.url);
       if (path !== endpoint.options.path) {
+        const token = endpoint.approvalToken(path);
+        if (token !== undefined) {
+          void endpoint.answerApprovalPage(req.method ?? 'GET', token, req.headers, nodeRequestView(req).body, sink);
+          return;
+        }
         if (endpoint.answerOtherPath(req.method ?? 'GET', path, req.headers, sink)) return;
         return sendError(sink, 404, noId(req.headers), ErrorCode.InvalidRequest, 'Not Found');
       }

@@ -3,6 +3,7 @@
  * DNS-rebinding protection; a public bind needs allowlists (or an explicit opt-out). `close()`
  * drains gracefully: no new requests, long-lived streams ended, in-flight calls finished.
  */
+import { APPROVAL_PATH_SEGMENT } from '../../context/approval-pages';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { EndpointHost } from '../../server/server-endpoint';
@@ -85,6 +86,8 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
   const port = (server.address() as AddressInfo).port;
   endpoint.setPolicy(hostPolicy(opts, port));
   const hostForUrl = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
+  // Approval links point here unless `asks.approvalBaseUrl` says where the public address is.
+  endpoint.ctx.server.settings.approvalPages?.setBaseUrl(`http://${hostForUrl}:${port}${approvalBase(opts.path)}`);
   let closing: Promise<void> | undefined;
   return {
     url: `http://${hostForUrl}:${port}${opts.path}`,
@@ -92,6 +95,11 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
     server,
     close: ({ deadlineMs = 25_000 } = {}) => (closing ??= shutdown(server, endpoint, deadlineMs)),
   };
+}
+
+/** `<path>/approval`: the approval pages' base path under the endpoint's. */
+function approvalBase(path: string): string {
+  return path.replace(/\/+$/, '') + APPROVAL_PATH_SEGMENT.slice(0, -1);
 }
 
 /** node:http parser errors that have a more precise status than 400. */

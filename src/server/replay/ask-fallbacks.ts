@@ -1,0 +1,111 @@
+/**
+ * A tool call with a declared ask fallback: its ask port wrapped (`context/fallback-port.ts`), each
+ * question no person saw logged and counted, and the call's end told to the approval flow. A call
+ * whose question went to a page answers with the link and how to continue.
+ */
+import { APPROVAL_META_KEY, type ApprovalNeeded, type AskPolicy } from '../../context/ask-fallback';
+import type { AskPort } from '../../context/ask-port';
+import { ApprovalCompleted, FallbackAskPort } from '../../context/fallback-port';
+import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
+import type { CallToolResult } from '../../protocol/types';
+import { APPROVAL_ARGUMENT, CONFIRM_ARGUMENT, withoutFallbackArgument } from '../../registry/declared-asks';
+import type { ToolDefinition } from '../../registry/definitions';
+import type { ServerCore } from '../core/server-core';
+import type { RequestIO } from '../request/request-io';
+import type { RequestScope } from '../request/request-scope';
+import { telemetryOf } from '../request/request-telemetry-of';
+
+/** The tool's fallback and thresholds; undefined when it has none (nothing is wrapped, nothing costs). */
+export function fallbackPolicy(core: ServerCore, def: ToolDefinition): AskPolicy | undefined {
+  const o = core.options.asks;
+  const fallback = def.asks?.fallback ?? o.fallback;
+  if (fallback === 'none') return undefined;
+  return { fallback, minDeclineMs: o.minDeclineMs, answerDeadlineMs: o.answerDeadlineMs };
+}
+
+export function withFallback(
+  core: ServerCore,
+  def: ToolDefinition,
+  policy: AskPolicy,
+  inner: AskPort,
+  req: JsonRpcRequest,
+  scope: RequestScope,
+  io: RequestIO,
+): FallbackAskPort {
+  const params = req.params ?? {};
+  const raw = isRecord(params.arguments) ? params.arguments : {};
+  const meta = isRecord(params._meta) ? params._meta : {};
+  const fromArgument = def.asks?.fallback === 'approvalPage' ? raw[APPROVAL_ARGUMENT] : undefined;
+  const approvalId = typeof fromArgument === 'string' ? fromArgument : meta[APPROVAL_META_KEY];
+  return new FallbackAskPort(inner, {
+    policy,
+    capabilities: scope.clientCapabilities,
+    call: {
+      principal: io.principal?.id,
+      tool: def.name,
+      args: withoutFallbackArgument(raw, def.asks) as Record<string, unknown>,
+    },
+    approvalId: typeof approvalId === 'string' ? approvalId : undefined,
+    confirmArgument: def.asks?.fallback === 'argument' && raw[CONFIRM_ARGUMENT] === true,
+    desk: core.approvals,
+    report: (note) => {
+      core.logger.warn(`ask not shown to a person: tool ${def.name} used its fallback`, {
+        ...note,
+        tool: def.name,
+        client: scope.clientInfo?.name,
+        revision: scope.protocolVersion,
+      });
+      telemetryOf(scope)?.ask(note.kind, note.key, 'not_shown');
+    },
+  });
+}
+
+/**
+ * The call's result once the fallback had its say: a page question answers with the link; a
+ * repeat of a finished approval flow with that flow's result; the flow is completed or released.
+ */
+export async function settleWithFallback(
+  port: FallbackAskPort,
+  def: ToolDefinition,
+  produced: CallToolResult | Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  let result: CallToolResult | undefined;
+  try {
+    result = await produced;
+  } catch (e) {
+    if (e instanceof ApprovalCompleted) return e.result as CallToolResult;
+    // A question went to a page: whatever the handler threw after it, the call answers with the link.
+    if (!port.approval) {
+      await port.settle({ ok: false });
+      throw e;
+    }
+  }
+  if (port.approval || result === undefined) {
+    await port.settle({ ok: false });
+    return approvalResult(port.approval!, def);
+  }
+  await port.settle({ ok: true, value: result });
+  return result;
+}
+
+/** Tells the model to show the link and call again; `_meta` carries the same for a host that reads it. */
+export function approvalResult(a: ApprovalNeeded, def: ToolDefinition): CallToolResult {
+  const how =
+    def.asks?.fallback === 'approvalPage'
+      ? `call ${def.name} again with the same arguments plus "${APPROVAL_ARGUMENT}": "${a.approvalId}"`
+      : `call ${def.name} again with the same arguments and _meta["${APPROVAL_META_KEY}"] = "${a.approvalId}"`;
+  const text =
+    `This needs the user's answer, and this client cannot ask it. Show the user this link and ask them to open it: ${a.url}\n` +
+    `The question: ${a.question}\n` +
+    `Do not answer it yourself. When the user says they are done, ${how}. ` +
+    `The link works once and expires at ${new Date(a.expiresAt).toISOString()}.`;
+  const meta: JsonObject = { [APPROVAL_META_KEY]: { id: a.approvalId, url: a.url, expiresAt: a.expiresAt } };
+  // A tool with an outputSchema must return structuredContent unless the result is an error.
+  return def.outputSchema
+    ? { content: [{ type: 'text', text }], isError: true, _meta: meta }
+    : { content: [{ type: 'text', text }], _meta: meta };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
