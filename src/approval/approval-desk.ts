@@ -46,7 +46,7 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
   private nextHolder = 1;
 
   constructor(private readonly options: ApprovalDeskOptions) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => Date.now());
     this.flows = new ApprovalFlows({ ...DEFAULT_APPROVAL_LIMITS, ...options.limits }, this.now);
   }
 

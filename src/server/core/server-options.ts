@@ -115,17 +115,23 @@ export class ContextServerOptions extends RequestStateOptions {
 }
 
 /** What `ContextServerModule.configure` takes: every option optional, cache hints partial too. */
-export type ContextServerInit = Partial<Omit<ContextServerOptions, 'listCache' | 'readCache' | 'telemetry'>> & {
+export type ContextServerInit = Partial<Omit<ContextServerOptions, 'listCache' | 'readCache' | 'telemetry' | 'asks'>> & {
   listCache?: Partial<CacheHintOptions>;
   readCache?: Partial<CacheHintOptions>;
   telemetry?: Partial<TelemetryOptions>;
+  asks?: Partial<AskFallbackOptions>;
 };
 
 /** Validates and freezes server options: unknown keys, each field's rules, the requestState cross-checks. */
 export function resolveServerOptions(input: unknown): Readonly<ContextServerOptions> {
   return validateOptions(ContextServerOptions, input, {
     label: 'ContextServerOptions',
-    nested: { listCache: CacheHintOptions, readCache: CacheHintOptions, telemetry: TelemetryOptions },
+    nested: {
+      listCache: CacheHintOptions,
+      readCache: CacheHintOptions,
+      telemetry: TelemetryOptions,
+      asks: AskFallbackOptions,
+    },
     checks: requestStateProblems,
   });
 }

@@ -1,0 +1,156 @@
+/**
+ * Hostile input on the approval page and on the call that continues a flow: each refused with a
+ * clear page (or an isError result), nothing recorded, the flow still usable by its owner.
+ */
+import 'reflect-metadata';
+import { IsString, Length } from 'class-validator';
+import { Context, ContextServerModule, McpApplication, Tool, serveHttp, type HttpServerHandle } from 'onemodelcontext';
+import { modernPost, rawRequest, replyOf } from '../../helpers/http-fixtures';
+
+class NoteForm {
+  @IsString() @Length(2, 20) note!: string;
+}
+class Args {
+  @IsString() item!: string;
+}
+
+let charges = 0;
+class Shop {
+  @Tool({ forms: [NoteForm], asks: { kinds: ['elicit'], fallback: 'approvalPage' } })
+  async order(args: Args, ctx: Context) {
+    const answer = await ctx.elicit(NoteForm, 'Add a note for the courier', { key: 'note' });
+    if (answer.action !== 'accept') return 'no order';
+    await ctx.once('charge', () => ++charges);
+    return `ordered ${args.item}: ${answer.content.note}`;
+  }
+}
+
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
+let server: HttpServerHandle;
+let now = Date.now();
+
+beforeAll(async () => {
+  const app = McpApplication.create({
+    name: 'shop',
+    version: '1.0.0',
+    providers: [Shop],
+    modules: [
+      ContextServerModule.configure({
+        authenticate: (r) => {
+          const user = r.headers?.['x-user'];
+          return typeof user === 'string' ? { id: user } : undefined;
+        },
+        asks: { approvalLifetimeMs: 60_000 },
+        logger: { warn: () => undefined, error: () => undefined },
+      }),
+    ],
+  });
+  server = await serveHttp(app, { port: 0 });
+});
+afterAll(() => server.close({ deadlineMs: 1000 }));
+
+async function order(args: Record<string, unknown>, user?: string) {
+  const headers: Record<string, string> = user ? { 'x-user': user } : {};
+  const reply = replyOf(await modernPost(server.url, 1, 'tools/call', { name: 'order', arguments: args }, headers));
+  return reply.result as { content: { text: string }[]; isError?: boolean; _meta?: Record<string, any> };
+}
+
+async function link(user?: string) {
+  const r = await order({ item: 'tea' }, user);
+  return r._meta!['io.onemodelcontext/approval'] as { id: string; url: string };
+}
+
+const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+  rawRequest(url, { method: 'POST', headers: { ...FORM, ...headers }, body });
+
+test('a valid answer is recorded once; the same link then refuses', async () => {
+  const { id, url } = await link('alice');
+  expect((await post(url, 'note=hello&_action=accept')).status).toBe(200);
+  const reused = await post(url, 'note=other&_action=accept');
+  expect(reused.status).toBe(410);
+  expect(reused.text).toContain('already answered');
+  expect((await order({ item: 'tea', approvalId: id }, 'alice')).content[0]!.text).toBe('ordered tea: hello');
+});
+
+test('a tampered link (seal, flow id, page id) is refused and records nothing', async () => {
+  const { url } = await link('alice');
+  const flipped = url.slice(0, -3) + (url.endsWith('A') ? 'B' : 'A') + url.slice(-2);
+  for (const bad of [flipped, url.replace(/approval\/[^.]+/, 'approval/AAAAAAAAAAAAAAAAAAAAAA'), url + 'x']) {
+    const r = await post(bad, 'note=hello&_action=accept');
+    expect([400, 410]).toContain(r.status);
+    expect(r.text).toContain('This page cannot be used');
+  }
+  const get = await rawRequest(url, { method: 'GET' });
+  expect(get.status).toBe(200); // the real link still opens: nothing was recorded
+});
+
+test("another flow's page id under this flow does not open (links are bound to their flow)", async () => {
+  const a = await link('alice');
+  const b = await link('bob');
+  const [, aRest] = a.url.split('/approval/');
+  const [, bRest] = b.url.split('/approval/');
+  const mixed = `${a.url.split('/approval/')[0]}/approval/${bRest!.split('.')[0]}.${aRest!.split('.').slice(1).join('.')}`;
+  const r = await post(mixed, 'note=hello&_action=accept');
+  expect([400, 410]).toContain(r.status);
+});
+
+test('another principal, or an anonymous caller, cannot pick up the answer', async () => {
+  const { id, url } = await link('alice');
+  expect((await post(url, 'note=for+alice&_action=accept')).status).toBe(200);
+  const mallory = await order({ item: 'tea', approvalId: id }, 'mallory');
+  expect(mallory.isError).toBe(true);
+  expect(mallory.content[0]!.text).toContain('another caller');
+  const anonymous = await order({ item: 'tea', approvalId: id });
+  expect(anonymous.isError).toBe(true);
+  const otherArgs = await order({ item: 'coffee', approvalId: id }, 'alice');
+  expect(otherArgs.isError).toBe(true);
+  expect(otherArgs.content[0]!.text).toContain('other arguments');
+  const before = charges;
+  expect((await order({ item: 'tea', approvalId: id }, 'alice')).content[0]!.text).toBe('ordered tea: for alice');
+  expect(charges - before).toBe(1);
+});
+
+test('a cross-site POST is refused, by Sec-Fetch-Site or by Origin', async () => {
+  const { url } = await link('alice');
+  const bySite = await post(url, 'note=hello&_action=accept', { 'Sec-Fetch-Site': 'cross-site' });
+  expect(bySite.status).toBe(403);
+  expect(bySite.text).toContain('another site');
+  const byOrigin = await post(url, 'note=hello&_action=accept', { Origin: 'https://evil.example' });
+  expect(byOrigin.status).toBe(403);
+  expect((await rawRequest(url, { method: 'GET' })).status).toBe(200);
+});
+
+test('an oversized, non-form or invalid body is refused; nothing is recorded', async () => {
+  const { url } = await link('alice');
+  const big = await post(url, `note=${'x'.repeat(20_000)}&_action=accept`);
+  expect(big.status).toBe(413);
+  const json = await rawRequest(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  expect(json.status).toBe(415);
+  const unknown = await post(url, 'note=hello&admin=1&_action=accept');
+  expect(unknown.status).toBe(400);
+  expect(unknown.text).toContain('does not ask');
+  const invalid = await post(url, 'note=x&_action=accept');
+  expect(invalid.status).toBe(422);
+  expect(invalid.text).toContain('Please correct the form');
+  const page = await rawRequest(url, { method: 'GET' });
+  expect(page.status).toBe(200);
+  expect(page.headers['content-security-policy']).toMatch(/default-src 'none'.*form-action 'self'.*frame-ancestors 'none'/);
+  expect(page.text).not.toMatch(/<script/i);
+});
+
+test('an expired flow refuses its page and its id', async () => {
+  const { id, url } = await link('carol');
+  const realNow = Date.now;
+  now = realNow() + 61_000;
+  Date.now = () => now;
+  try {
+    const r = await rawRequest(url, { method: 'GET' });
+    expect(r.status).toBe(410);
+    expect(r.text).toContain('expired');
+    const again = await order({ item: 'tea', approvalId: id }, 'carol');
+    expect(again.isError).toBe(true);
+    expect(again.content[0]!.text).toContain('unknown or expired');
+  } finally {
+    Date.now = realNow;
+  }
+});
