@@ -25,6 +25,9 @@ export type {
   CacheHints,
   SchemaSource,
   TaskSupport,
+  AskDeclaration,
+  AskDeclaredKind,
+  DeclaredFallback,
 } from './metadata/options';
 
 // Application and configuration
@@ -54,6 +57,13 @@ export type { Principal } from './context/principal';
 export { StateBag } from './context/state-bag';
 export { InputRequired, InputRequests, type InputRequiredInit } from './context/input-required-result';
 export type { Ask, AskDecoding, AskKind as InputKind } from './context/asks';
+export type {
+  AskFallbackOptions,
+  AskFallback,
+  NotShownNote,
+  NotShownReason,
+} from './context/ask-fallback';
+export type { ApprovalPages, PageRequest, PageResponse } from './context/approval-pages';
 export { PRINCIPAL } from './server/core/invoker';
 
 // Guards, interceptors and filters

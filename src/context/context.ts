@@ -23,6 +23,8 @@ import {
 import { Capabilities } from './asks';
 import type { Principal } from './principal';
 import type { NotShownNote } from './ask-fallback';
+import type { AskDeclaredKind } from '../metadata/options';
+import { FrameworkError } from '../errors/framework-error';
 import type { StateBag } from './state-bag';
 
 export interface ContextInit {
@@ -47,6 +49,8 @@ export interface ContextInit {
   urlElicitationIds: boolean;
   /** Called with each form before `elicit` asks it: lets the server note (or refuse) an undeclared form. */
   checkForm?: (form: Function) => void;
+  /** What the handler declared it may ask (`asks.kinds`): any other ask throws `OMC_ASK_UNDECLARED`. */
+  declaredAsks?: { readonly owner: string; readonly kinds: readonly AskDeclaredKind[] };
 }
 
 export type ClientFeature = 'elicitation' | 'elicitation.url' | 'sampling' | 'sampling.tools' | 'roots';
@@ -145,17 +149,20 @@ export class Context {
 
   /** Asks a yes/no question; resolves true only when the user accepted and confirmed. */
   confirm(message: string, options?: AskOptions): Promise<boolean> {
+    this.declared('confirm');
     return this.init.asks.ask(confirmAsk(message, options));
   }
 
   /** Asks the user to fill a form described by a DTO; an accepted answer is a validated instance. */
   async elicit<T extends object>(form: new () => T, message: string, options?: AskOptions): Promise<ElicitOutcome<T>> {
+    this.declared('elicit');
     this.init.checkForm?.(form);
     return this.init.asks.ask(elicitAsk(form, message, options));
   }
 
   /** Sends the user to a URL (out-of-band flow); resolves with their consent. */
   elicitUrl(url: string, message: string, options?: AskOptions): Promise<UrlElicitOutcome> {
+    this.declared('elicitUrl');
     return this.init.asks.ask(urlElicitAsk(url, message, this.init.urlElicitationIds, options));
   }
 
@@ -174,12 +181,24 @@ export class Context {
 
   /** Asks the client's model for a completion. */
   sample(request: SampleRequest | string, options?: AskOptions): Promise<CreateMessageResult> {
+    this.declared('sample');
     return this.init.asks.ask(sampleAsk(request, options));
   }
 
   /** Asks the client for its roots. */
   listRoots(options?: AskOptions): Promise<Root[]> {
+    this.declared('roots');
     return this.init.asks.ask(rootsAsk(options));
+  }
+
+  /** A handler that declared its asks may make only those (a declaration a host can trust). */
+  private declared(kind: AskDeclaredKind): void {
+    const d = this.init.declaredAsks;
+    if (!d || d.kinds.includes(kind)) return;
+    throw new FrameworkError(
+      'OMC_ASK_UNDECLARED',
+      `${d.owner} asked ${kind} but its decorator declares asks.kinds ${JSON.stringify(d.kinds)}; add '${kind}' to it.`,
+    );
   }
 
   /** Runs a side effect once per completed flow; replays return its recorded (JSON) result. */

@@ -2,6 +2,7 @@
 import type { AskPort } from '../../context/ask-port';
 import { Context, type ContextInit } from '../../context/context';
 import type { StateBag } from '../../context/state-bag';
+import type { DeclaredAsks } from '../../registry/declared-asks';
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { RequestIO } from '../request/request-io';
 import type { RequestScope } from '../request/request-scope';
@@ -13,8 +14,11 @@ export function makeContext(
   asks: AskPort,
   state: StateBag,
   checkForm?: (form: Function) => void,
+  def?: { readonly owner: string; readonly asks?: DeclaredAsks },
 ): Context {
-  return new Context(new CallInit(req, scope, io, asks, state, checkForm));
+  const init = new CallInit(req, scope, io, asks, state, checkForm);
+  if (def?.asks) init.declaredAsks = { owner: def.owner, kinds: def.asks.kinds };
+  return new Context(init);
 }
 
 /**
@@ -33,6 +37,7 @@ class CallInit implements ContextInit {
   readonly logLevel: ContextInit['logLevel'];
   readonly urlElicitationIds: boolean;
   readonly notifySession?: (method: string, params: JsonObject) => void;
+  declaredAsks?: ContextInit['declaredAsks'];
 
   constructor(
     req: JsonRpcRequest,

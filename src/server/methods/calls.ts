@@ -191,7 +191,7 @@ export async function getPrompt(
         core,
         g,
         checked.value,
-        makeContext(req, scope, runIo, asks, state, core.forms.gate(def)),
+        makeContext(req, scope, runIo, asks, state, core.forms.gate(def), def),
         attempt,
         (v) => promptResult(v),
         (e) => ProtocolError.invalidParams(e.message, e.data),
@@ -239,7 +239,7 @@ export async function readResource(
         core,
         g,
         input,
-        makeContext(req, scope, runIo, asks, state, core.forms.gate(def)),
+        makeContext(req, scope, runIo, asks, state, core.forms.gate(def), def),
         attempt,
         (v) => resourceResult(def, uri, v),
         (e) =>

@@ -69,7 +69,7 @@ function attemptTool(
   state: StateBag,
   attempt: AttemptInfo | undefined,
 ): CallToolResult | Promise<CallToolResult> {
-  const ctx = makeContext(req, scope, runIo, asks, state, core.forms.gate(g.def));
+  const ctx = makeContext(req, scope, runIo, asks, state, core.forms.gate(g.def), g.def);
   let value: unknown;
   try {
     value = invokeGuarded(core, g, args, ctx, attempt);

@@ -35,6 +35,12 @@ class Danger {
     if (ok) return `purged ${++effects.purged}`;
     return `not purged (${ctx.notShown.map((n) => n.reason).join(',') || 'the user said no'})`;
   }
+
+  @Tool({ asks: { kinds: ['confirm'], fallback: 'deny' } })
+  async sneaky(ctx: Context) {
+    const roots = await ctx.listRoots();
+    return `saw ${roots.length} roots`;
+  }
 }
 
 /** `minDeclineMs` high: any decline a program sends counts as instant (no clock in the assertions). */
@@ -156,6 +162,19 @@ describe.each(CLIENTS)('%s', (_name, connect, modern) => {
         await c.close();
       }
     });
+  }
+});
+
+test('an ask the decorator did not declare is a clear error (both eras)', async () => {
+  for (const era of ['2026-07-28', '2025-11-25'] as const) {
+    const kit = await connectTestClient({ url: instant.url }, { era, answers: { roots: [] } });
+    try {
+      const run = await kit.callTool('sneaky', {});
+      expect(run.result.isError).toBe(true);
+      expect(run.text).toContain("asked roots but its decorator declares asks.kinds [\"confirm\"]");
+    } finally {
+      await kit.close();
+    }
   }
 });
 

@@ -122,13 +122,15 @@ bothEras('travel desk over HTTP', (era) => {
     }
   });
 
-  test('a declined confirmation charges nothing', async () => {
+  test('a confirmation declined faster than a person reads goes to an approval page; nothing is charged', async () => {
+    // A scripted decline comes back in microseconds: the ask watchdog takes it as "not shown" (a
+    // host that auto-declines), and book_flight's approvalPage fallback answers with a link.
     const decliner = await connectTestClient({ url: server.url }, { era, answers: { confirm: { action: 'decline' } } });
     const store = app.container.resolve(BookingStore);
     const before = store.charges;
-    expect((await decliner.callTool('book_flight', { flightId: 'BER-VIE-128' })).text).toBe(
-      'Booking cancelled: nothing was charged.',
-    );
+    const run = await decliner.callTool('book_flight', { flightId: 'BER-VIE-128' });
+    expect(run.text).toContain('Show the user this link');
+    expect(run.result._meta?.['io.onemodelcontext/approval']).toEqual(expect.objectContaining({ url: expect.any(String) }));
     expect(store.charges).toBe(before);
     await decliner.close();
   });
