@@ -37,7 +37,8 @@ export interface RenderedPage {
   body: string;
 }
 
-const STYLE = `*{box-sizing:border-box}body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
+const STYLE = `*{box-sizing:border-box}
+body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
 h1{font-size:1.3rem}pre{background:#f4f4f4;padding:.75rem;overflow:auto;white-space:pre-wrap}
 label{display:block;margin:.75rem 0 .25rem;font-weight:600}small{display:block;color:#555}
 input[type=text],input[type=email],input[type=number],select{width:100%;padding:.4rem;font:inherit}
@@ -49,7 +50,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Headers every page carries: no script at all, no framing, no referrer to other sites (the link is the secret), no cache. */
+/** Every page: no script at all, no framing, no referrer to other sites (the link is the secret), no cache. */
 function pageHeaders(nonce: string): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',

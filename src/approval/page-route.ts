@@ -76,7 +76,9 @@ async function respond(
 function crossSiteReason(headers: Headers): string | undefined {
   const site = first(headers['sec-fetch-site']);
   // A browser that sends Sec-Fetch-Site is believed on it alone; older ones are judged by Origin.
-  if (site !== undefined) return site === 'same-origin' || site === 'none' ? undefined : 'Answers from another site are refused.';
+  if (site !== undefined) {
+    return site === 'same-origin' || site === 'none' ? undefined : 'Answers from another site are refused.';
+  }
   const origin = first(headers.origin);
   if (origin === undefined) return undefined;
   let host: string | undefined;

@@ -115,7 +115,8 @@ export class ContextServerOptions extends RequestStateOptions {
 }
 
 /** What `ContextServerModule.configure` takes: every option optional, cache hints partial too. */
-export type ContextServerInit = Partial<Omit<ContextServerOptions, 'listCache' | 'readCache' | 'telemetry' | 'asks'>> & {
+type NestedOptions = 'listCache' | 'readCache' | 'telemetry' | 'asks';
+export type ContextServerInit = Partial<Omit<ContextServerOptions, NestedOptions>> & {
   listCache?: Partial<CacheHintOptions>;
   readCache?: Partial<CacheHintOptions>;
   telemetry?: Partial<TelemetryOptions>;

@@ -9,6 +9,7 @@ import type { RequestIO } from '../request/request-io';
 import type { RequestScope } from '../request/request-scope';
 import type { ServerCore } from '../core/server-core';
 import { CALLER_DEPENDENT, visibleItems } from './list-visibility';
+import { truthfulTools } from './unservable-tools';
 
 type Listing = { descriptor: Readonly<JsonObject>; source: HandlerSource; owner: string };
 
@@ -22,7 +23,13 @@ async function list<T extends Listing>(
   scope: RequestScope,
   io: RequestIO,
 ): Promise<JsonObject> {
-  const { items, callerDependent } = await visibleItems(core, all, kind as HandlerKind, targetOf, req, scope, io);
+  const visible = await visibleItems(core, all, kind as HandlerKind, targetOf, req, scope, io);
+  let { items, callerDependent } = visible;
+  if (kind === 'tool') {
+    const truthful = truthfulTools(core, items, scope);
+    items = truthful.items;
+    callerDependent ||= truthful.changed;
+  }
   // A cursor is an offset into this caller's list: stable while the caller's guard decisions are.
   const { items: slice, nextCursor } = page(items, req.params?.cursor, core.options.pageSize);
   const entries =

@@ -73,7 +73,8 @@ describe.each([
       expect(page.status).toBe(200);
       expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(await page.text()).toContain('Book BER → VIE');
-      const confirmed = await fetch(approval.url, { method: 'POST', headers: FORM, body: 'confirm=true&_action=accept' });
+      const confirm = 'confirm=true&_action=accept';
+      const confirmed = await fetch(approval.url, { method: 'POST', headers: FORM, body: confirm });
       expect(confirmed.status).toBe(200);
 
       const second = await client.call({ flightId: 'BER-VIE-128', approvalId: approval.id });
@@ -89,7 +90,12 @@ describe.each([
       const valid = await fetch(passengerPage.url, {
         method: 'POST',
         headers: FORM,
-        body: new URLSearchParams({ fullName: 'Ada Lovelace', email: 'ada@example.com', seat: 'aisle', _action: 'accept' }).toString(),
+        body: new URLSearchParams({
+          fullName: 'Ada Lovelace',
+          email: 'ada@example.com',
+          seat: 'aisle',
+          _action: 'accept',
+        }).toString(),
       });
       expect(valid.status).toBe(200);
 

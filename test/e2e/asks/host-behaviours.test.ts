@@ -71,10 +71,14 @@ type Caller = (url: string, elicit: Elicit) => Promise<{
 const textOf = (r: any): string => r.content.map((c: { text?: string }) => c.text ?? '').join('');
 
 const officialV1: Caller = async (url, elicit) => {
-  const client = new LegacyClient({ name: 'v1-host', version: '1' }, { capabilities: elicit ? { elicitation: {} } : {} });
+  const capabilities = elicit ? { elicitation: {} } : {};
+  const client = new LegacyClient({ name: 'v1-host', version: '1' }, { capabilities });
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (req) => elicit(req.params.message) as never);
   await client.connect(new LegacyTransport(new URL(url)));
-  return { call: async (name, args = {}) => textOf(await client.callTool({ name, arguments: args })), close: () => client.close() };
+  return {
+    call: async (name, args = {}) => textOf(await client.callTool({ name, arguments: args })),
+    close: () => client.close(),
+  };
 };
 
 const officialV2: Caller = async (url, elicit) => {
@@ -82,9 +86,14 @@ const officialV2: Caller = async (url, elicit) => {
     { name: 'v2-host', version: '1' },
     { capabilities: elicit ? { elicitation: {} } : {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
-  if (elicit) client.setRequestHandler('elicitation/create', (req) => elicit((req.params as { message: string }).message) as never);
+  if (elicit) {
+    client.setRequestHandler('elicitation/create', (req) => elicit((req.params as { message: string }).message) as never);
+  }
   await client.connect(new ModernTransport(new URL(url)));
-  return { call: async (name, args = {}) => textOf(await client.callTool({ name, arguments: args })), close: () => client.close() };
+  return {
+    call: async (name, args = {}) => textOf(await client.callTool({ name, arguments: args })),
+    close: () => client.close(),
+  };
 };
 
 const ours = (era: '2026-07-28' | '2025-11-25'): Caller => async (url, elicit) => {
@@ -171,7 +180,7 @@ test('an ask the decorator did not declare is a clear error (both eras)', async 
     try {
       const run = await kit.callTool('sneaky', {});
       expect(run.result.isError).toBe(true);
-      expect(run.text).toContain("asked roots but its decorator declares asks.kinds [\"confirm\"]");
+      expect(run.text).toContain('asked roots but its decorator declares asks.kinds ["confirm"]');
     } finally {
       await kit.close();
     }
