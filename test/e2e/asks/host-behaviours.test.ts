@@ -87,7 +87,8 @@ const officialV2: Caller = async (url, elicit) => {
     { capabilities: elicit ? { elicitation: {} } : {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
   if (elicit) {
-    client.setRequestHandler('elicitation/create', (req) => elicit((req.params as { message: string }).message) as never);
+    const message = (req: { params: unknown }) => (req.params as { message: string }).message;
+    client.setRequestHandler('elicitation/create', (req) => elicit(message(req)) as never);
   }
   await client.connect(new ModernTransport(new URL(url)));
   return {
