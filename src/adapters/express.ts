@@ -8,7 +8,7 @@ import type { EndpointHost } from '../server/server-endpoint';
 import { hostPolicy } from '../transports/http/host-guard';
 import { HttpEndpoint } from '../transports/http/http-endpoint';
 import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
-import { nodeResponseSink } from '../transports/http/node-exchange';
+import { nodeRequestView, nodeResponseSink } from '../transports/http/node-exchange';
 import { nodeHandlerFor, pathOf, type HttpEndpointHandle } from '../transports/http/node-handler';
 
 export type McpExpressMiddleware = ((req: Request, res: Response, next: NextFunction) => void) & {
@@ -21,6 +21,14 @@ export function mcpExpress(app: EndpointHost, options: Partial<HttpOptions> = {}
   const handle = nodeHandlerFor(endpoint, { matchPath: false });
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
     if (req.path !== opts.path) {
+      const token = endpoint.approvalToken(req.path);
+      if (token !== undefined) {
+        // A form parser in front (express.urlencoded) already read the body: take its result.
+        const parsed = req.readableEnded && req.body !== undefined ? req.body : undefined;
+        const body = nodeRequestView(req, parsed).body;
+        void endpoint.answerApprovalPage(req.method, token, req.headers, body, nodeResponseSink(res));
+        return;
+      }
       // Protected resource metadata lives at the host root: mount the middleware at the root to serve it.
       const path = pathOf(req.originalUrl);
       if (!endpoint.servesMetadataAt(path)) return next();

@@ -8,8 +8,8 @@ import type { EndpointHost } from '../server/server-endpoint';
 import { hostPolicy } from '../transports/http/host-guard';
 import { HttpEndpoint } from '../transports/http/http-endpoint';
 import { validateHttpOptions, type HttpOptions } from '../transports/http/http-options';
-import { nodeResponseSink } from '../transports/http/node-exchange';
-import { nodeHandlerFor, type HttpEndpointHandle } from '../transports/http/node-handler';
+import { nodeRequestView, nodeResponseSink } from '../transports/http/node-exchange';
+import { nodeHandlerFor, pathOf, type HttpEndpointHandle } from '../transports/http/node-handler';
 
 export type McpFastifyPlugin = FastifyPluginAsync & { readonly endpoint: HttpEndpointHandle };
 
@@ -27,6 +27,18 @@ export function mcpFastify(app: EndpointHost, options: Partial<HttpOptions> = {}
       handler: (request, reply) => {
         reply.hijack();
         handle(request.raw, reply.raw);
+      },
+    });
+    // The approval pages (`asks` fallback approvalPage) under the endpoint's path; the body stays unread here too.
+    fastify.route({
+      method: ['GET', 'POST'],
+      url: `${opts.path.replace(/\/+$/, '')}/approval/*`, // a wildcard: a token is longer than maxParamLength
+      handler: (request, reply) => {
+        reply.hijack();
+        const token = endpoint.approvalToken(pathOf(request.raw.url));
+        const sink = nodeResponseSink(reply.raw);
+        const body = nodeRequestView(request.raw).body;
+        void endpoint.answerApprovalPage(request.method, token ?? '', request.raw.headers, body, sink);
       },
     });
     // Protected resource metadata (an OAuth resource only): register the plugin without a prefix to serve it

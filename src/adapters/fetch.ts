@@ -19,10 +19,20 @@ export function createFetchHandler(app: EndpointHost, options: Partial<HttpOptio
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const other = url.pathname !== opts.path;
-    if (other && !endpoint.servesMetadataAt(url.pathname)) return new Response(null, { status: 404 });
+    const approvalToken = other ? endpoint.approvalToken(url.pathname) : undefined;
+    if (other && approvalToken === undefined && !endpoint.servesMetadataAt(url.pathname)) {
+      return new Response(null, { status: 404 });
+    }
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
     headers.host ??= url.host;
+    if (approvalToken !== undefined) {
+      let page!: Response;
+      const body = { kind: 'raw' as const, read: (limit: number) => readFetchBody(request, limit) };
+      const sink = fetchSink(request, (r) => (page = r));
+      await endpoint.answerApprovalPage(request.method, approvalToken, headers, body, sink);
+      return page;
+    }
     if (other) {
       let metadata!: Response;
       endpoint.answerOtherPath(request.method, url.pathname, headers, fetchSink(request, (r) => (metadata = r)));
