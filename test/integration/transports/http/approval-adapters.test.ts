@@ -1,4 +1,4 @@
-/** The approval pages under Express (raw body, and after express.urlencoded()), Fastify and a fetch handler (Hono). */
+/** The approval pages under Express (raw body, or after express.urlencoded()), Fastify and a fetch handler. */
 import 'reflect-metadata';
 import express from 'express';
 import Fastify from 'fastify';
