@@ -130,7 +130,8 @@ bothEras('travel desk over HTTP', (era) => {
     const before = store.charges;
     const run = await decliner.callTool('book_flight', { flightId: 'BER-VIE-128' });
     expect(run.text).toContain('Show the user this link');
-    expect(run.result._meta?.['io.onemodelcontext/approval']).toEqual(expect.objectContaining({ url: expect.any(String) }));
+    const approval = run.result._meta?.['io.onemodelcontext/approval'];
+    expect(approval).toEqual(expect.objectContaining({ url: expect.any(String) }));
     expect(store.charges).toBe(before);
     await decliner.close();
   });
