@@ -52,7 +52,8 @@ test.each(['2026-07-28', '2025-11-25'] as const)('%s: once before and after the 
     const { id, url } = first.result._meta!['io.onemodelcontext/approval'] as { id: string; url: string };
     expect(runs.reserve - before.reserve).toBe(1);
     const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
-    expect((await rawRequest(url, { method: 'POST', headers: form, body: 'agree=true&_action=accept' })).status).toBe(200);
+    const answered = await rawRequest(url, { method: 'POST', headers: form, body: 'agree=true&_action=accept' });
+    expect(answered.status).toBe(200);
     const done = await kit.callTool('reserve', { approvalId: id });
     expect(done.text).toBe(`hold-${before.reserve + 1} charge-${before.charge + 1}`);
     const again = await kit.callTool('reserve', { approvalId: id });
