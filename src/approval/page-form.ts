@@ -39,7 +39,7 @@ export function readForm(body: string, schema: FormSchema): ReadForm {
     if (f.type === 'number' || f.type === 'integer') {
       const n = Number(raw);
       if (!Number.isFinite(n) || (f.type === 'integer' && !Number.isInteger(n))) {
-        return { ok: false, reason: `${f.title ?? name} must be a ${f.type}.`, values };
+        return { ok: false, reason: `${f.title ?? name} must be ${f.type === 'integer' ? 'a whole number' : 'a number'}.`, values };
       }
       content[name] = n;
       continue;
