@@ -22,7 +22,10 @@ test('no capability and instant declines are counted as not_shown, per ask kind'
     version: '1.0.0',
     providers: [Danger],
     modules: [
-      ContextServerModule.configure({ asks: { minDeclineMs: 60_000 }, logger: { warn: () => undefined, error: () => undefined } }),
+      ContextServerModule.configure({
+        asks: { minDeclineMs: 60_000 },
+        logger: { warn: () => undefined, error: () => undefined },
+      }),
     ],
   });
   const blind = await connectTestClient(app, { era: '2025-11-25', declare: [] });
