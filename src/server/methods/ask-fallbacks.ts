@@ -10,6 +10,7 @@ import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { CallToolResult } from '../../protocol/types';
 import { APPROVAL_ARGUMENT, CONFIRM_ARGUMENT, withoutFallbackArgument } from '../../registry/declared-asks';
 import type { ToolDefinition } from '../../registry/definitions';
+import type { DeclaredAsks } from '../../registry/declared-asks';
 import type { ServerCore } from '../core/server-core';
 import type { RequestIO } from '../request/request-io';
 import type { RequestScope } from '../request/request-scope';
@@ -21,6 +22,36 @@ export function fallbackPolicy(core: ServerCore, def: ToolDefinition): AskPolicy
   const fallback = def.asks?.fallback ?? o.fallback;
   if (fallback === 'none') return undefined;
   return { fallback, minDeclineMs: o.minDeclineMs, answerDeadlineMs: o.answerDeadlineMs };
+}
+
+/**
+ * A prompt or resource: `deny` is the only fallback that fits (no call to end with a link, no
+ * schema to extend), declared or app-wide; the port is wrapped for real attempts only.
+ */
+export function withDeny(
+  core: ServerCore,
+  def: { readonly name?: string; readonly owner: string; readonly asks?: DeclaredAsks },
+  inner: AskPort,
+  scope: RequestScope,
+  attempt: unknown,
+): AskPort {
+  const o = core.options.asks;
+  const fallback = def.asks?.fallback ?? (o.fallback === 'deny' ? 'deny' : 'none');
+  if (fallback !== 'deny' || attempt === undefined) return inner;
+  return new FallbackAskPort(inner, {
+    policy: { fallback, minDeclineMs: o.minDeclineMs, answerDeadlineMs: o.answerDeadlineMs },
+    capabilities: scope.clientCapabilities,
+    call: { tool: def.name ?? def.owner, args: {} },
+    report: (note) => {
+      core.logger.warn(`ask not shown to a person: ${def.owner} used its fallback`, {
+        ...note,
+        handler: def.owner,
+        client: scope.clientInfo?.name,
+        revision: scope.protocolVersion,
+      });
+      telemetryOf(scope)?.ask(note.kind, note.key, 'not_shown');
+    },
+  });
 }
 
 export function withFallback(

@@ -26,6 +26,7 @@ import type { ServerCore } from '../core/server-core';
 import { thrownDetail } from '../core/server-logger';
 import { vetHandlerError } from '../replies/handler-codes';
 import { makeContext } from './call-context';
+import { withDeny } from './ask-fallbacks';
 import type { Context } from '../../context/context';
 import { GuardRefusal } from '../pipeline/signals';
 import type { AttemptInfo } from '../pipeline/pipeline';
@@ -191,7 +192,7 @@ export async function getPrompt(
         core,
         g,
         checked.value,
-        makeContext(req, scope, runIo, asks, state, core.forms.gate(def), def),
+        makeContext(req, scope, runIo, withDeny(core, def, asks, scope, attempt), state, core.forms.gate(def), def),
         attempt,
         (v) => promptResult(v),
         (e) => ProtocolError.invalidParams(e.message, e.data),
@@ -239,7 +240,7 @@ export async function readResource(
         core,
         g,
         input,
-        makeContext(req, scope, runIo, asks, state, core.forms.gate(def), def),
+        makeContext(req, scope, runIo, withDeny(core, def, asks, scope, attempt), state, core.forms.gate(def), def),
         attempt,
         (v) => resourceResult(def, uri, v),
         (e) =>
