@@ -72,6 +72,15 @@ test('a valid answer is recorded once; the same link then refuses', async () => 
   expect((await order({ item: 'tea', approvalId: id }, 'alice')).content[0]!.text).toBe('ordered tea: hello');
 });
 
+test('an authenticated caller may leave the id out: it continues its own open flow', async () => {
+  const { url } = await link('dora');
+  expect((await post(url, 'note=by+principal&_action=accept')).status).toBe(200);
+  expect((await order({ item: 'tea' }, 'erin'))._meta).toBeDefined(); // another principal: a new flow and link
+  expect((await order({ item: 'tea' }, 'dora')).content[0]!.text).toBe('ordered tea: by principal');
+  // Finished: the same call without an id starts over (a second order is a new flow, never the old result).
+  expect((await order({ item: 'tea' }, 'dora'))._meta?.['io.onemodelcontext/approval']).toBeDefined();
+});
+
 test('a tampered link (seal, flow id, page id) is refused and records nothing', async () => {
   const { url } = await link('alice');
   const flipped = url.slice(0, -3) + (url.endsWith('A') ? 'B' : 'A') + url.slice(-2);
