@@ -31,7 +31,7 @@ import { toolHeaderParams } from './request/tool-header-params';
 import { readModernEnvelope, type RequestScope } from './request/request-scope';
 import type { ServerCore } from './core/server-core';
 import { thrownDetail } from './core/server-logger';
-import { StoreUnavailableError } from '../state/store-unavailable';
+import { internalErrorMessage } from '../state/bookkeeping-failure';
 import { ServerTelemetry } from '../telemetry/server-telemetry';
 import type { RequestTelemetry } from '../telemetry/request-telemetry';
 import { replyFacts } from './replies/reply-facts';
@@ -230,8 +230,7 @@ export class ContextServer implements ServerEndpoint {
       return { kind: 'reply', message: failure(req.id, e.code, e.message, e.data) };
     }
     this.core.logger.error(`internal error in ${req.method}`, thrownDetail(e));
-    const message = e instanceof StoreUnavailableError ? StoreUnavailableError.clientMessage : 'Internal error';
-    return { kind: 'reply', message: failure(req.id, -32603, message) };
+    return { kind: 'reply', message: failure(req.id, -32603, internalErrorMessage(e)) };
   }
 }
 
