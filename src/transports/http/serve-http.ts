@@ -90,7 +90,8 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
     url: `http://${hostForUrl}:${port}${opts.path}`,
     port,
     server,
-    close: ({ deadlineMs = 25_000 } = {}) => (closing ??= shutdown(server, endpoint, deadlineMs)),
+    close: ({ deadlineMs = 25_000 } = {}) =>
+      (closing ??= shutdown(server, endpoint, deadlineMs, Math.min(opts.drainQuietMs, opts.keepAliveTimeoutMs))),
   };
 }
 
@@ -105,15 +106,33 @@ function checkingInterval(headersTimeoutMs: number, requestTimeoutMs: number): n
   return Math.max(100, Math.min(1000, Math.floor(tightest / 4)));
 }
 
-async function shutdown(server: Server, endpoint: HttpEndpoint, deadlineMs: number): Promise<void> {
+/**
+ * Drains, then closes. The server keeps accepting while it drains: a held session's answer may come
+ * on a new connection (refused, it would be a 502 through a proxy), and new work gets 503 with
+ * `Connection: close`, which a proxy retries elsewhere. Connections are closed only after
+ * `drainQuietMs` without a request: a proxy must not be sending on one the moment it is closed.
+ */
+async function shutdown(server: Server, endpoint: HttpEndpoint, deadlineMs: number, quietMs: number): Promise<void> {
+  const started = Date.now();
+  const left = (): number => Math.max(0, deadlineMs - (Date.now() - started));
+  await endpoint.shutdown(deadlineMs);
+  await quietFor(endpoint, server, quietMs, left());
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  const started = Date.now();
-  await endpoint.shutdown(deadlineMs);
   // Responses are written; give sockets a moment to flush, then force the rest.
-  server.closeIdleConnections();
-  const left = Math.max(0, deadlineMs - (Date.now() - started));
-  const timer = setTimeout(() => server.closeAllConnections(), Math.min(left, 1000));
+  const timer = setTimeout(() => server.closeAllConnections(), Math.min(left(), 1000));
   await stopped;
   clearTimeout(timer);
+}
+
+/** Resolves once no request arrived for `quietMs` (or no connection is left), at most after `limitMs`. */
+async function quietFor(endpoint: HttpEndpoint, server: Server, quietMs: number, limitMs: number): Promise<void> {
+  const giveUpAt = Date.now() + limitMs;
+  const connections = () => new Promise<number>((r) => server.getConnections((_e, n) => r(n ?? 0)));
+  for (;;) {
+    const quietAt = endpoint.lastRequestAt + quietMs;
+    const now = Date.now();
+    if (now >= quietAt || now >= giveUpAt || (await connections()) === 0) return;
+    await new Promise((r) => setTimeout(r, Math.min(quietAt, giveUpAt) - now));
+  }
 }
