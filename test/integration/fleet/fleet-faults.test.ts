@@ -34,7 +34,10 @@ function nextRound(tag: string, prev: Reply, n: 2 | 3, extra: Record<string, unk
 }
 
 /** What an honest client does: the same request again until it is answered (or `tries` run out). */
-async function honestly(send: () => Promise<Reply>, tries = 60): Promise<{ reply: Reply; sent: number; failed: Reply[] }> {
+async function honestly(
+  send: () => Promise<Reply>,
+  tries = 60,
+): Promise<{ reply: Reply; sent: number; failed: Reply[] }> {
   const failed: Reply[] = [];
   for (let sent = 1; ; sent++) {
     let reply: Reply;
@@ -118,10 +121,12 @@ test('Redis stopped for 5 s under a steady load of flows: no flow completes twic
   await fleet.until('a few flows ran', () => (counts.completed > 12 ? true : undefined));
   await fleet.script('redis-stop');
   const stoppedAt = Date.now();
-  await fleet.until('5 s passed with Redis stopped', () => (Date.now() - stoppedAt >= 5000 ? true : undefined), 10_000);
+  const fiveSeconds = () => (Date.now() - stoppedAt >= 5000 ? true : undefined);
+  await fleet.until('5 s passed with Redis stopped', fiveSeconds, 10_000);
   await fleet.script('redis-start');
   const completedAtRestart = counts.completed;
-  await fleet.until('flows complete again', () => (counts.completed > completedAtRestart + 12 ? true : undefined), 60_000);
+  const again = () => (counts.completed > completedAtRestart + 12 ? true : undefined);
+  await fleet.until('flows complete again', again, 60_000);
   stop = true;
   await load;
   const twice = tags.filter((t) => fleet.ledger(t).DONE.length > 1);
@@ -140,7 +145,12 @@ test('a legacy ask pending at SIGTERM: the draining instance serves the answer a
   const stream = await SseReader.open(fleet.url, {
     method: 'POST',
     headers: session.headers(),
-    body: { jsonrpc: '2.0', id: 'call-1', method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'Who?' } } },
+    body: {
+      jsonrpc: '2.0',
+      id: 'call-1',
+      method: 'tools/call',
+      params: { name: 'test_elicitation', arguments: { message: 'Who?' } },
+    },
   });
   const ask = await stream.next((m) => m.method === 'elicitation/create');
   const stopping = fleet.script('stop', String(n));
@@ -150,9 +160,10 @@ test('a legacy ask pending at SIGTERM: the draining instance serves the answer a
       const r = await fetch(`http://127.0.0.1:${fleet.instancePorts[n - 1]}/ready`).catch(() => undefined);
       return r?.status === 503 ? true : undefined;
     });
+    const content = { username: 'ada', email: 'ada@example.com' };
     const answer = await post(
       fleet.url,
-      { jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } } },
+      { jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content } },
       session.headers(),
     );
     expect(answer.status).toBe(202);
