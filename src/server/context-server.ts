@@ -73,6 +73,7 @@ export class ContextServer implements ServerEndpoint {
       eventStore: c.shared?.eventStore,
       leases: c.shared?.leases,
       ready: async () => c.shared?.ready(),
+      storesReachable: () => c.shared?.reachable?.() ?? true,
     });
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
     this.listens = new ListenQuota(c.options);

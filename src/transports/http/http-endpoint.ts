@@ -79,6 +79,11 @@ export class HttpEndpoint {
     return this.closing;
   }
 
+  /** Whether legacy sessions live here (a draining server keeps accepting connections for their answers). */
+  get holdsSessions(): boolean {
+    return this.ctx.sessions.size > 0;
+  }
+
   /** When the last request arrived (epoch ms): shutdown waits for a quiet moment before closing connections. */
   lastRequestAt = 0;
 

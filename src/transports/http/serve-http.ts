@@ -4,7 +4,7 @@
  * drains gracefully: no new requests, long-lived streams ended, in-flight calls finished.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { EndpointHost } from '../../server/server-endpoint';
 import { optionsError } from '../../config/validate-options';
 import { hostPolicy } from './host-guard';
@@ -54,6 +54,7 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
     path: readinessPath,
     stateKeyFingerprint: app.endpoint.settings.stateKeyFingerprint,
     draining: () => endpoint.draining,
+    storesReachable: () => app.endpoint.settings.storesReachable(),
   };
   const handler = readiness
     ? (req: IncomingMessage, res: ServerResponse): void => void (answerReadiness(req, res, readiness) || mcp(req, res))
@@ -107,22 +108,32 @@ function checkingInterval(headersTimeoutMs: number, requestTimeoutMs: number): n
 }
 
 /**
- * Drains, then closes. The server keeps accepting while it drains: a held session's answer may come
- * on a new connection (refused, it would be a 502 through a proxy), and new work gets 503 with
- * `Connection: close`, which a proxy retries elsewhere. Connections are closed only after
- * `drainQuietMs` without a request: a proxy must not be sending on one the moment it is closed.
+ * Drains, then closes. A server without legacy sessions stops accepting at once (a proxy's new
+ * connection is refused: it retries elsewhere, nothing sent). One that holds sessions keeps
+ * accepting while it drains, since a session's answer may come on a new connection; new work gets
+ * 503 with `Connection: close`, which a proxy re-sends elsewhere. Idle connections are closed only
+ * after `drainQuietMs` without a request: a proxy must not be sending on one the moment it closes.
  */
 async function shutdown(server: Server, endpoint: HttpEndpoint, deadlineMs: number, quietMs: number): Promise<void> {
   const started = Date.now();
   const left = (): number => Math.max(0, deadlineMs - (Date.now() - started));
+  let stopped = endpoint.holdsSessions ? undefined : stopAccepting(server);
   await endpoint.shutdown(deadlineMs);
+  stopped ??= stopAccepting(server);
   await quietFor(endpoint, server, quietMs, left());
-  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   // Responses are written; give sockets a moment to flush, then force the rest.
   const timer = setTimeout(() => server.closeAllConnections(), Math.min(left(), 1000));
   await stopped;
   clearTimeout(timer);
+}
+
+/**
+ * Stops accepting connections and resolves once the open ones ended. net.Server's own close:
+ * http.Server's also closes idle keep-alive connections at once, which races a proxy's next request.
+ */
+function stopAccepting(server: Server): Promise<void> {
+  return new Promise((resolve) => NetServer.prototype.close.call(server, () => resolve()));
 }
 
 /** Resolves once no request arrived for `quietMs` (or no connection is left), at most after `limitMs`. */

@@ -75,13 +75,13 @@ export class Fleet {
   }
 
   /** The ledger's lines for a tag, by kind: `{ ONCE: [pid…], DONE: [pid…], HANG: [pid…] }`. */
-  ledger(tag: string): Record<string, string[]> {
+  ledger(tag: string): Record<'ONCE' | 'DONE' | 'HANG', string[]> {
     const file = join(this.dir, 'ledger.txt');
-    const out: Record<string, string[]> = { ONCE: [], DONE: [], HANG: [] };
+    const out = { ONCE: [] as string[], DONE: [] as string[], HANG: [] as string[] };
     if (!existsSync(file)) return out;
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       const [kind, t, pid] = line.split(' ');
-      if (t === tag && kind) (out[kind] ??= []).push(pid ?? '');
+      if (t === tag && (kind === 'ONCE' || kind === 'DONE' || kind === 'HANG')) out[kind].push(pid ?? '');
     }
     return out;
   }
