@@ -23,6 +23,12 @@ function report(what: string, facts: Record<string, unknown>): void {
   process.stderr.write(`${what}: ${JSON.stringify(facts)}\n`);
 }
 
+/** Instance n's readiness body when its status is `status` (else undefined). */
+async function readiness(n: 1 | 2 | 3, status: number): Promise<{ status: string } | undefined> {
+  const r = await fetch(`http://127.0.0.1:${fleet.instancePorts[n - 1]}/ready`).catch(() => undefined);
+  return r?.status === status ? ((await r.json()) as { status: string }) : undefined;
+}
+
 /** Round `n` (2 or 3) of test_fleet_ledger after the reply `prev`. */
 function nextRound(tag: string, prev: Reply, n: 2 | 3, extra: Record<string, unknown> = {}) {
   return {
@@ -121,9 +127,13 @@ test('Redis stopped for 5 s under a steady load of flows: no flow completes twic
   await fleet.until('a few flows ran', () => (counts.completed > 12 ? true : undefined));
   await fleet.script('redis-stop');
   const stoppedAt = Date.now();
+  // Readiness tells the truth: not ready while the shared store is unreachable.
+  const during = await fleet.until('readiness says the store is unreachable', () => readiness(1, 503));
   const fiveSeconds = () => (Date.now() - stoppedAt >= 5000 ? true : undefined);
   await fleet.until('5 s passed with Redis stopped', fiveSeconds, 10_000);
   await fleet.script('redis-start');
+  await fleet.until('readiness is back', () => readiness(1, 200));
+  expect(during.status).toBe('store-unreachable');
   const completedAtRestart = counts.completed;
   const again = () => (counts.completed > completedAtRestart + 12 ? true : undefined);
   await fleet.until('flows complete again', again, 60_000);
@@ -156,10 +166,7 @@ test('a legacy ask pending at SIGTERM: the draining instance serves the answer a
   const stopping = fleet.script('stop', String(n));
   try {
     // Draining: the instance's readiness says so, and a new session goes elsewhere.
-    await fleet.until('the instance drains', async () => {
-      const r = await fetch(`http://127.0.0.1:${fleet.instancePorts[n - 1]}/ready`).catch(() => undefined);
-      return r?.status === 503 ? true : undefined;
-    });
+    await fleet.until('the instance drains', () => readiness(n as 1 | 2 | 3, 503));
     const content = { username: 'ada', email: 'ada@example.com' };
     const answer = await post(
       fleet.url,
