@@ -5,6 +5,7 @@
  * writes what ran to a ledger file shared by the fleet (FLEET_LEDGER): the fault tests count it.
  */
 import { appendFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { injectable } from 'tsyringe';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { Context, Tool } from '../../src';
@@ -64,6 +65,27 @@ export class FleetDiagnostics {
     const form = await ctx.elicit(FleetNameForm, 'Name?', { key: 'name' });
     ledger(`DONE ${args.tag} ${process.pid}`);
     return `done ${args.tag}; name ${form.action === 'accept' ? form.content.name : '-'}`;
+  }
+
+  @Tool({
+    name: 'test_fleet_task',
+    description: 'A task: confirm, run a fenced step (ledger ONCE), then write DONE; the fault tests kill its instance',
+    task: 'required',
+  })
+  async fleetTask(args: LedgerArgs, ctx: Context): Promise<string> {
+    await sleep(300); // becomes a task (taskAfterMs) before it asks
+    if (!(await ctx.confirm('Go on?', { key: 'go' }))) return 'stopped';
+    let ranHere = false;
+    await ctx.once('step', () => {
+      ranHere = true;
+      ledger(`ONCE ${args.tag} ${process.pid}`);
+    });
+    if (ranHere && args.hangAfterOnce) {
+      ledger(`HANG ${args.tag} ${process.pid}`);
+      await new Promise<never>(() => undefined);
+    }
+    ledger(`DONE ${args.tag} ${process.pid}`);
+    return `done ${args.tag}`;
   }
 
   @Tool({ name: 'test_trigger_resource_update', description: 'Tells subscribers that a resource changed' })

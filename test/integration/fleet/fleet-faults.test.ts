@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { call, Fleet, LegacySession, post, SseReader, type Reply } from './fleet-harness';
+import { modernMeta } from '../../helpers/http-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -182,4 +183,62 @@ test('a legacy ask pending at SIGTERM: the draining instance serves the answer a
     await stopping;
     await fleet.script('start', String(n));
   }
+});
+
+/** A 2026 request of a client that declared the tasks extension, through nginx. */
+let taskIds = 0;
+async function taskRequest(method: string, params: Record<string, unknown>, name: string): Promise<any> {
+  const meta = modernMeta({
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  });
+  const r = await post(
+    fleet.url,
+    { jsonrpc: '2.0', id: `t${++taskIds}`, method, params: { ...params, _meta: meta } },
+    { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method, 'Mcp-Name': name },
+  );
+  return r.message;
+}
+
+async function taskStatus(taskId: string): Promise<any> {
+  return (await taskRequest('tasks/get', { taskId }, taskId)).result;
+}
+
+describe.each([
+  ['SIGTERM', 'stop'],
+  ['kill -9', 'kill'],
+])('%s of the instance running a task round', (label, command) => {
+  test('another instance resumes the task from its record: it completes, the fenced step ran once', async () => {
+    const tag = `task-${command}-${randomUUID()}`;
+    const params = { name: 'test_fleet_task', arguments: { tag, hangAfterOnce: true } };
+    const created = await taskRequest('tools/call', params, 'test_fleet_task');
+    const taskId = created.result.taskId as string;
+    expect(created.result.resultType).toBe('task');
+    const asks = async () => ((await taskStatus(taskId))?.status === 'input_required' ? true : undefined);
+    await fleet.until('the task asks', asks);
+    await taskRequest('tasks/update', { taskId, inputResponses: { go: yes } }, taskId);
+    const pid = await fleet.until('the round runs its fenced step and hangs', () => fleet.ledger(tag).HANG[0]);
+    const n = fleet.instanceOfPid(pid);
+    const stoppedAt = Date.now();
+    await fleet.script(command, String(n));
+    try {
+      const polls = { sent: 0 };
+      const final = await fleet.until(
+        'the task ends',
+        async () => {
+          polls.sent++;
+          const t = await taskStatus(taskId).catch(() => undefined);
+          return t && ['completed', 'failed', 'cancelled'].includes(t.status) ? t : undefined;
+        },
+        30_000,
+      );
+      const counts = { ONCE: fleet.ledger(tag).ONCE.length, DONE: fleet.ledger(tag).DONE.length };
+      const endedAfterMs = Date.now() - stoppedAt;
+      report(`task round, ${label}`, { polls: polls.sent, status: final.status, endedAfterMs, ...counts });
+      expect(final.status).toBe('completed');
+      expect(final.result.content[0].text).toBe(`done ${tag}`);
+      expect(counts).toEqual({ ONCE: 1, DONE: 1 });
+    } finally {
+      await fleet.script('start', String(n));
+    }
+  });
 });
