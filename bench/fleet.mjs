@@ -3,7 +3,9 @@
 // off and on. Every response is checked. On a 2-core machine the instances, nginx, Redis and the
 // load generator share two cores: read the ratios, not the absolute numbers.
 //   node bench/fleet.mjs [--seconds 5] [--connections 32] [--configs 1:off,3:off,1:on,3:on]
-// (--configs 1:on alone measures one instance on Redis: run it on two builds to compare them.)
+// --compare <dist/cjs of another build> --rounds 3: each config is measured on both builds, alternating,
+// and the ratio of the medians (this build / the other) is printed; e.g. the flow lease's cost:
+//   node bench/fleet.mjs --configs 1:on --compare /path/to/base/dist/cjs --rounds 3
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,8 @@ const { values: a } = parseArgs({
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
     configs: { type: 'string', default: '1:off,3:off,1:on,3:on' },
+    compare: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
   },
 });
 const configs = a.configs.split(',').map((c) => [Number(c.split(':')[0]), c.split(':')[1] === 'on']);
@@ -29,7 +33,7 @@ function fleet(command, env) {
   return execFileSync('bash', ['scripts/fleet.sh', command], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 }
 
-async function measure(instances, redis) {
+async function measure(instances, redis, dist) {
   const dir = mkdtempSync(join(tmpdir(), 'omc-fleet-bench-'));
   const env = {
     ...process.env,
@@ -41,6 +45,7 @@ async function measure(instances, redis) {
     FLEET_REDIS_PORT: String(base + 4),
     ...(redis ? {} : { FLEET_NO_REDIS: '1' }),
     TOOLS: 'echo,confirm_echo',
+    ...(dist ? { OMC_DIST: dist } : {}),
   };
   try {
     fleet('up', env);
@@ -65,10 +70,32 @@ async function measure(instances, redis) {
   }
 }
 
+const ratio = (x, y) => (y ? (x / y).toFixed(2) : 'n/a');
+if (a.compare) {
+  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  for (const [instances, redis] of configs) {
+    const ours = [];
+    const theirs = [];
+    for (let i = 0; i < Number(a.rounds); i++) {
+      theirs.push(await measure(instances, redis, a.compare));
+      ours.push(await measure(instances, redis));
+    }
+    const pick = (rows, key) => median(rows.map((r) => r[key]));
+    console.table([
+      { build: 'this', echoRps: pick(ours, 'echoRps'), flowsPerSec: pick(ours, 'flowsPerSec') },
+      { build: 'other', echoRps: pick(theirs, 'echoRps'), flowsPerSec: pick(theirs, 'flowsPerSec') },
+    ]);
+    console.log(
+      `${instances} instance(s), Redis ${redis ? 'on' : 'off'}, ${a.rounds} alternating rounds: this build / the other: ` +
+        `echo ${ratio(pick(ours, 'echoRps'), pick(theirs, 'echoRps'))}×, flows ${ratio(pick(ours, 'flowsPerSec'), pick(theirs, 'flowsPerSec'))}×`,
+    );
+  }
+  process.exit(0);
+}
+
 const rows = [];
 for (const [instances, redis] of configs) rows.push(await measure(instances, redis));
 console.table(rows);
-const ratio = (x, y) => (y ? (x / y).toFixed(2) : 'n/a');
 const find = (i, r) => rows.find((row) => row.instances === i && row.redis === r);
 if (find(3, 'off') && find(1, 'off'))
   console.log(`three instances vs one, Redis off: echo ${ratio(find(3, 'off').echoRps, find(1, 'off').echoRps)}×, flows ${ratio(find(3, 'off').flowsPerSec, find(1, 'off').flowsPerSec)}×`);
