@@ -84,7 +84,10 @@ export class HttpEndpoint {
     return this.ctx.sessions.size > 0;
   }
 
-  /** When the last request arrived (epoch ms): shutdown waits for a quiet moment before closing connections. */
+  /**
+   * When the last request arrived since the drain began (epoch ms; its start counts as one):
+   * shutdown waits for a quiet moment before closing connections. Not kept outside a drain.
+   */
   lastRequestAt = 0;
 
   /** serveHttp learns the real port only after listening. */
@@ -131,6 +134,7 @@ export class HttpEndpoint {
    */
   async shutdown(deadlineMs: number): Promise<void> {
     this.closing = true;
+    this.lastRequestAt = Date.now();
     for (const close of [...this.ctx.longLived]) close();
     const clean = await this.ctx.inflight.drain(deadlineMs);
     if (!clean) this.ctx.inflight.abortAll('server shutting down');
@@ -146,7 +150,7 @@ export class HttpEndpoint {
       const pre = preflight(req.headers, this.policy);
       return pre ? sendEmpty(res, 204, pre) : sendEmpty(res, 405, { Allow: ALLOW });
     }
-    this.lastRequestAt = Date.now();
+    if (this.closing) this.lastRequestAt = Date.now();
     if (this.closing && !this.servesHeldSession(req))
       return sendError(res, 503, noId(req.headers), ErrorCode.InternalError, 'Server is shutting down', {
         ...cors,
