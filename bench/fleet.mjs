@@ -2,7 +2,10 @@
 // two-round MRTR flows per second, with one and with three instances of our server, Redis stores
 // off and on. Every response is checked. On a 2-core machine the instances, nginx, Redis and the
 // load generator share two cores: read the ratios, not the absolute numbers.
-//   node bench/fleet.mjs [--seconds 5] [--connections 32]
+//   node bench/fleet.mjs [--seconds 5] [--connections 32] [--configs 1:off,3:off,1:on,3:on]
+// --compare <dist/cjs of another build> --rounds 3: each config is measured on both builds, alternating,
+// and the ratio of the medians (this build / the other) is printed; e.g. the flow lease's cost:
+//   node bench/fleet.mjs --configs 1:on --compare /path/to/base/dist/cjs --rounds 3
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +16,16 @@ import { load } from './lib/targets.mjs';
 import { prepare } from './lib/prepare.mjs';
 import { runLoad } from './lib/load.mjs';
 
-const { values: a } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '32' } } });
+const { values: a } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '32' },
+    configs: { type: 'string', default: '1:off,3:off,1:on,3:on' },
+    compare: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
+const configs = a.configs.split(',').map((c) => [Number(c.split(':')[0]), c.split(':')[1] === 'on']);
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const base = 20_000 + Math.floor(Math.random() * 20_000);
 
@@ -21,7 +33,7 @@ function fleet(command, env) {
   return execFileSync('bash', ['scripts/fleet.sh', command], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 }
 
-async function measure(instances, redis) {
+async function measure(instances, redis, dist) {
   const dir = mkdtempSync(join(tmpdir(), 'omc-fleet-bench-'));
   const env = {
     ...process.env,
@@ -33,6 +45,7 @@ async function measure(instances, redis) {
     FLEET_REDIS_PORT: String(base + 4),
     ...(redis ? {} : { FLEET_NO_REDIS: '1' }),
     TOOLS: 'echo,confirm_echo',
+    ...(dist ? { OMC_DIST: dist } : {}),
   };
   try {
     fleet('up', env);
@@ -57,13 +70,37 @@ async function measure(instances, redis) {
   }
 }
 
-const rows = [];
-for (const [instances, redis] of [[1, false], [3, false], [1, true], [3, true]]) rows.push(await measure(instances, redis));
-console.table(rows);
 const ratio = (x, y) => (y ? (x / y).toFixed(2) : 'n/a');
+if (a.compare) {
+  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  for (const [instances, redis] of configs) {
+    const ours = [];
+    const theirs = [];
+    for (let i = 0; i < Number(a.rounds); i++) {
+      theirs.push(await measure(instances, redis, a.compare));
+      ours.push(await measure(instances, redis));
+    }
+    const pick = (rows, key) => median(rows.map((r) => r[key]));
+    console.table([
+      { build: 'this', echoRps: pick(ours, 'echoRps'), flowsPerSec: pick(ours, 'flowsPerSec') },
+      { build: 'other', echoRps: pick(theirs, 'echoRps'), flowsPerSec: pick(theirs, 'flowsPerSec') },
+    ]);
+    console.log(
+      `${instances} instance(s), Redis ${redis ? 'on' : 'off'}, ${a.rounds} alternating rounds: this build / the other: ` +
+        `echo ${ratio(pick(ours, 'echoRps'), pick(theirs, 'echoRps'))}×, flows ${ratio(pick(ours, 'flowsPerSec'), pick(theirs, 'flowsPerSec'))}×`,
+    );
+  }
+  process.exit(0);
+}
+
+const rows = [];
+for (const [instances, redis] of configs) rows.push(await measure(instances, redis));
+console.table(rows);
 const find = (i, r) => rows.find((row) => row.instances === i && row.redis === r);
-console.log(`three instances vs one, Redis off: echo ${ratio(find(3, 'off').echoRps, find(1, 'off').echoRps)}×, flows ${ratio(find(3, 'off').flowsPerSec, find(1, 'off').flowsPerSec)}×`);
-console.log(`Redis on vs off, three instances: echo ${ratio(find(3, 'on').echoRps, find(3, 'off').echoRps)}×, flows ${ratio(find(3, 'on').flowsPerSec, find(3, 'off').flowsPerSec)}×`);
+if (find(3, 'off') && find(1, 'off'))
+  console.log(`three instances vs one, Redis off: echo ${ratio(find(3, 'off').echoRps, find(1, 'off').echoRps)}×, flows ${ratio(find(3, 'off').flowsPerSec, find(1, 'off').flowsPerSec)}×`);
+if (find(3, 'on') && find(3, 'off'))
+  console.log(`Redis on vs off, three instances: echo ${ratio(find(3, 'on').echoRps, find(3, 'off').echoRps)}×, flows ${ratio(find(3, 'on').flowsPerSec, find(3, 'off').flowsPerSec)}×`);
 if (rows.some((r) => r.echoBad || r.flowBad)) {
   console.error('some responses were wrong (see the table)');
   process.exitCode = 1;

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const handle = await serveHttp(app, httpOptionsFromEnv(env));
   process.stdout.write(`conformance server listening on ${handle.url}\n`);
   const stop = (): void => {
-    void handle.close({ deadlineMs: 2000 }).then(() => app.close()).finally(() => process.exit(0));
+    void handle.close({ deadlineMs: 10_000 }).then(() => app.close()).finally(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -62,7 +62,8 @@ redis_start() {
   [ -n "${FLEET_NO_REDIS:-}" ] && return 0
   command -v redis-server >/dev/null || die "redis-server not found: run scripts/install-debian.sh"
   pid_alive "$DIR/redis.pid" && return 0
-  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+  # deploy/redis.conf: the durability exactly-once needs (append-only file, fsync every second).
+  redis-server deploy/redis.conf --port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes \
     --pidfile "$DIR/redis.pid" --logfile "$DIR/redis.log" --dir "$DIR"
   wait_until "redis on :$REDIS_PORT" 10 redis-cli -p "$REDIS_PORT" ping
 }

@@ -2,7 +2,10 @@
 // install from the lockfile when node_modules is missing or was installed from another lockfile.
 // Quiet when there is nothing to do. `--stamp` only records the installed lockfile (npm's
 // `prepare` runs it after every `npm ci` / `npm install`, so a manual install counts too).
-import { execFileSync } from 'node:child_process';
+// `--test` also makes sure the fleet tests' Debian packages (redis-server, nginx) are there:
+// scripts/install-debian.sh installs what is missing (quiet when both are present), or the run
+// stops at once naming the command to run.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,4 +26,13 @@ if (process.argv.includes('--stamp')) {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   execFileSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (!installed()) writeFileSync(stamp, `${lockHash()}\n`);
+}
+
+if (process.argv.includes('--test')) {
+  const install = join(root, 'scripts', 'install-debian.sh');
+  const ran = spawnSync('bash', [install], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (ran.status !== 0) {
+    console.error('setup: the fleet tests need redis-server and nginx; install them with: bash scripts/install-debian.sh');
+    process.exit(1);
+  }
 }

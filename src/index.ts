@@ -114,6 +114,7 @@ export type { NotificationBus, NotificationBusEvent, NotificationBusListener } f
 export type { ListKind, RegistryEvent } from './registry/registry';
 export { MemoryFlowStore } from './state/memory-flow-store';
 export type { FlowStore, FlowClaim, OnceRecord } from './state/flow-store';
+export { FlowTakenOverError } from './state/flow-store';
 export { MemoryTaskStore } from './state/memory-task-store';
 export type { StoredTask, TaskStore } from './state/task-store';
 export { TASKS_EXTENSION } from './protocol/extensions';

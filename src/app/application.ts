@@ -135,8 +135,12 @@ export class McpApplication {
     this.busRelay?.listening.catch(() => undefined);
   }
 
-  /** Stops relaying notifications and closes the shared stores (call it after the transports closed). */
+  /**
+   * Hands the task rounds still running here back (another instance resumes them), stops relaying
+   * notifications and closes the shared stores (call it after the transports closed).
+   */
   async close(): Promise<void> {
+    await this.server.tasks.handBack().catch(() => undefined);
     await this.busRelay?.stop().catch(() => undefined);
     await this.shared?.close();
   }

@@ -58,6 +58,8 @@ export function redisStores(options: Readonly<RedisModuleOptions>): SharedStores
     return made;
   };
   const bus = whenConnected((c) => new RedisNotificationBus(c));
+  let connected: RedisConnection | undefined;
+  connection.then((c) => (connected = c)).catch(() => undefined);
   return Object.freeze({
     flowStore: deferred(whenConnected((c) => new RedisFlowStore(c))),
     singleUseStore: deferred(whenConnected((c) => new RedisSingleUseStore(c))),
@@ -71,6 +73,7 @@ export function redisStores(options: Readonly<RedisModuleOptions>): SharedStores
     ready: async () => {
       await connection;
     },
+    reachable: () => connected?.client.isReady ?? false,
     close: async () => {
       const open: RedisConnection | undefined = await connection.catch(() => undefined);
       await open?.close();

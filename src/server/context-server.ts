@@ -31,7 +31,7 @@ import { toolHeaderParams } from './request/tool-header-params';
 import { readModernEnvelope, type RequestScope } from './request/request-scope';
 import type { ServerCore } from './core/server-core';
 import { thrownDetail } from './core/server-logger';
-import { StoreUnavailableError } from '../state/store-unavailable';
+import { internalErrorMessage } from '../state/bookkeeping-failure';
 import { ServerTelemetry } from '../telemetry/server-telemetry';
 import type { RequestTelemetry } from '../telemetry/request-telemetry';
 import { replyFacts } from './replies/reply-facts';
@@ -77,6 +77,7 @@ export class ContextServer implements ServerEndpoint {
       eventStore: c.shared?.eventStore,
       leases: c.shared?.leases,
       ready: async () => c.shared?.ready(),
+      storesReachable: () => c.shared?.reachable?.() ?? true,
     });
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
     this.listens = new ListenQuota(c.options);
@@ -234,8 +235,7 @@ export class ContextServer implements ServerEndpoint {
       return { kind: 'reply', message: failure(req.id, e.code, e.message, e.data) };
     }
     this.core.logger.error(`internal error in ${req.method}`, thrownDetail(e));
-    const message = e instanceof StoreUnavailableError ? StoreUnavailableError.clientMessage : 'Internal error';
-    return { kind: 'reply', message: failure(req.id, -32603, message) };
+    return { kind: 'reply', message: failure(req.id, -32603, internalErrorMessage(e)) };
   }
 }
 

@@ -66,6 +66,8 @@ export interface EndpointSettings {
   readonly leases?: LeaseCounter;
   /** Resolves once the shared stores answer (at once without them); serveHttp waits for it before listening. */
   ready(): Promise<void>;
+  /** Whether the shared stores are connected now (always without them): the readiness route reports it. */
+  storesReachable(): boolean;
 }
 
 export interface ServerEndpoint {

@@ -3,11 +3,13 @@
  * new ones (`full`) rather than evicting one, because a forgotten flow would run its effects again
  * (eviction that fails open). Expired flows are swept first.
  */
-import type { FlowClaim, FlowStore, OnceRecord } from './flow-store';
+import { FlowTakenOverError, type FlowClaim, type FlowStore, type OnceRecord } from './flow-store';
 
 interface FlowEntry {
   expiresAt: number;
   holder?: string;
+  /** When the holder's lease lapses (epoch ms) unless renewed. */
+  leaseUntil: number;
   /** Made on the first `ctx.once` record: most flows have none. JSON text, see `frozen`. */
   onces?: Record<string, string>;
   completed?: { json: string | undefined };
@@ -49,20 +51,30 @@ export class MemoryFlowStore implements FlowStore {
     return this.flows.size;
   }
 
-  async claim(flowId: string, holder: string, expiresAtMs: number): Promise<FlowClaim> {
+  async claim(flowId: string, holder: string, expiresAtMs: number, leaseMs: number): Promise<FlowClaim> {
     const now = this.now();
     let entry = this.live(flowId, now);
     if (entry?.completed) return { kind: 'completed', result: thawed(entry.completed.json) };
-    if (entry?.holder !== undefined && entry.holder !== holder) return { kind: 'busy' };
+    const other = entry?.holder !== undefined && entry.holder !== holder;
+    if (other && entry!.leaseUntil > now) return { kind: 'busy' };
     if (!entry) {
       if (this.flows.size >= this.maxFlows && now >= this.nextSweepAt) this.sweep(now);
       if (this.flows.size >= this.maxFlows) return { kind: 'full' };
-      entry = { expiresAt: expiresAtMs };
+      entry = { expiresAt: expiresAtMs, leaseUntil: 0 };
       this.flows.set(flowId, entry);
     }
     entry.holder = holder;
+    entry.leaseUntil = now + leaseMs;
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
-    return { kind: 'claimed', onces: entry.onces ? thawedOnces(entry.onces) : {} };
+    const onces = entry.onces ? thawedOnces(entry.onces) : {};
+    return other ? { kind: 'claimed', onces, tookOver: true } : { kind: 'claimed', onces };
+  }
+
+  async renew(flowId: string, holder: string, leaseMs: number): Promise<boolean> {
+    const entry = this.flows.get(flowId);
+    if (entry?.holder !== holder) return false;
+    entry.leaseUntil = this.now() + leaseMs;
+    return true;
   }
 
   async recordOnce(
@@ -91,8 +103,8 @@ export class MemoryFlowStore implements FlowStore {
 
   private live(flowId: string, now: number): FlowEntry | undefined {
     const entry = this.flows.get(flowId);
-    // A held flow outlives its expiry until released: forgetting it would let a copy run beside it.
-    if (entry && entry.expiresAt <= now && entry.holder === undefined) {
+    // A flow held under a live lease outlives its expiry: forgetting it would let a copy run beside it.
+    if (entry && entry.expiresAt <= now && !leased(entry, now)) {
       this.flows.delete(flowId);
       return undefined;
     }
@@ -101,14 +113,18 @@ export class MemoryFlowStore implements FlowStore {
 
   private held(flowId: string, holder: string): FlowEntry {
     const entry = this.flows.get(flowId);
-    // The engine only writes while it holds the flow; anything else is a bug, not a client's doing.
-    if (entry?.holder !== holder) throw new Error(`flow ${flowId} is not held by this attempt`);
+    // Fenced by identity, not by the clock: a lapsed lease nobody took over still writes.
+    if (entry?.holder !== holder) throw new FlowTakenOverError(flowId);
     return entry;
   }
 
   private sweep(now: number): void {
     this.nextSweepAt = now + 1000;
     for (const [id, entry] of this.flows)
-      if (entry.expiresAt <= now && entry.holder === undefined) this.flows.delete(id);
+      if (entry.expiresAt <= now && !leased(entry, now)) this.flows.delete(id);
   }
+}
+
+function leased(entry: FlowEntry, now: number): boolean {
+  return entry.holder !== undefined && entry.leaseUntil > now;
 }

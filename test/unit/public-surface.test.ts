@@ -19,6 +19,7 @@ test('src/index.ts exports exactly these runtime values', () => {
     'Effect',
     'ErrorCode',
     'Field',
+    'FlowTakenOverError',
     'FrameworkError',
     'HeaderMismatchError',
     'HttpOptions',

@@ -69,7 +69,7 @@ export class ContextServerOptions extends RequestStateOptions {
    */
   @IsOptional() @IsFunction() authenticate?: Authenticate;
   /** Exactly-once records of 2026 flows (`ctx.once` results, completions). In memory by default: per instance only. */
-  @IsOptional() @HasMethods('claim', 'recordOnce', 'complete', 'release') flowStore?: FlowStore;
+  @IsOptional() @HasMethods('claim', 'renew', 'recordOnce', 'complete', 'release') flowStore?: FlowStore;
   /**
    * Cap of the in-memory flow store: unfinished flows tracked at once; a new flow beyond it is refused (-32603), never
    * a live one forgotten.
@@ -77,6 +77,11 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsInt() @Min(1) maxTrackedFlows = DEFAULT_MAX_TRACKED_FLOWS;
   /** How long a round waits while another copy of the same flow runs, before -32603. */
   @IsInt() @Min(0) @Max(600_000) flowBusyWaitMs = 30_000;
+  /**
+   * A round's hold on its flow is a lease of this length, renewed while the round runs: when the
+   * instance running it dies, a retry takes the flow over once the lease lapses.
+   */
+  @IsInt() @Min(100) @Max(600_000) flowLeaseMs = 5_000;
   /**
    * The replay linter: 2026 rounds that still ask run twice and must ask the same questions, and
    * an `@Effect()` outside `ctx.once` in them is reported. 'warn' logs (development), 'error' fails

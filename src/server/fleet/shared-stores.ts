@@ -30,6 +30,8 @@ export interface SharedStores {
   readonly taskStore?: TaskStore;
   /** Resolves once the stores answer; rejects saying why not (serveHttp waits for it before listening). */
   ready(): Promise<void>;
+  /** Whether the stores are connected right now (the readiness route says not-ready otherwise). Cheap, synchronous. */
+  reachable?(): boolean;
   /** Closes the connections (after the transports have drained). */
   close(): Promise<void>;
 }

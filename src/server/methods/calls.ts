@@ -1,6 +1,6 @@
 /** tools/call, prompts/get, resources/read: the methods that run user code and may ask. */
 import { FrameworkError } from '../../errors/framework-error';
-import { StoreUnavailableError } from '../../state/store-unavailable';
+import { internalErrorMessage } from '../../state/bookkeeping-failure';
 import { ProtocolError } from '../../errors/protocol-error';
 import { InvalidParamsError, NotFoundError } from '../../errors/request-errors';
 import { ErrorCode } from '../../protocol/error-codes';
@@ -79,11 +79,7 @@ async function invokeStrict<T extends JsonObject>(
     }
     core.logger.error(`handler ${def.owner} failed`, thrownDetail(e));
     throw ProtocolError.internal(
-      e instanceof FrameworkError
-        ? e.detail
-        : e instanceof StoreUnavailableError
-          ? StoreUnavailableError.clientMessage
-          : 'Internal error',
+      e instanceof FrameworkError ? e.detail : internalErrorMessage(e),
     );
   }
 }

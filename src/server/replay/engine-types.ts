@@ -24,7 +24,13 @@ export type Outcome<T> = { kind: 'complete'; value: T } | { kind: 'input_require
 export interface EngineDeps
   extends Pick<
     ContextServerOptions,
-    'legacyAskTimeoutMs' | 'maxReasks' | 'pauseMs' | 'legacyMaxInputRounds' | 'flowBusyWaitMs' | 'replayLint'
+    | 'legacyAskTimeoutMs'
+    | 'maxReasks'
+    | 'pauseMs'
+    | 'legacyMaxInputRounds'
+    | 'flowBusyWaitMs'
+    | 'flowLeaseMs'
+    | 'replayLint'
   > {
   sealer: StateSealer;
   logger: ServerLogger;

@@ -2,12 +2,18 @@
  * One attempt's hold on its 2026 flow in the flow store: claimed before a round with requestState
  * runs (a parallel copy waits; a completed flow answers with its first result), and lazily on a
  * first round, which nobody else can know yet. Backs `ctx.once` with the store's records.
+ *
+ * The hold is a lease (`flowLeaseMs`) renewed every third of it while the round runs, so a round
+ * whose instance dies frees its flow within one lease: the retry takes it over and replays it with
+ * the recorded `ctx.once` results. A completion the store cannot record does not turn a result the
+ * code produced into a refusal: the result is answered, the miss logged, the record retried.
  */
 import { randomBytes } from 'node:crypto';
 import { createRandomPool } from '../../state/random-pool';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProtocolError } from '../../errors/protocol-error';
 import type { FlowStore, OnceRecord } from '../../state';
+import { StoreUnavailableError } from '../../state/store-unavailable';
 import { hasKey, type FlowState } from '../../context/flow-state';
 import type { OnceLedger } from '../../context/replay-port';
 import type { ServerLogger } from '../core/server-logger';
@@ -16,6 +22,7 @@ export interface FlowHoldDeps {
   flows: FlowStore;
   flowTtlMs: number;
   flowBusyWaitMs: number;
+  flowLeaseMs: number;
   logger: ServerLogger;
 }
 
@@ -30,6 +37,9 @@ let holders = 0;
 
 const FIRST_POLL_MS = 2;
 const MAX_POLL_MS = 100;
+/** How long a completion the store could not take is retried in the background (the store is down). */
+const COMPLETE_RETRY_FOR_MS = 120_000;
+const COMPLETE_RETRY_EVERY_MS = 500;
 
 export class FlowHold implements OnceLedger {
   private _held = false;
@@ -41,6 +51,8 @@ export class FlowHold implements OnceLedger {
   /** The store's `ctx.once` records of the flow, once claimed. */
   private onces?: Record<string, OnceRecord>;
   private holderId?: string;
+  /** The next lease renewal, while held. */
+  private renewal?: NodeJS.Timeout;
 
   /** Ids are minted on first use: a call that never asks or fences costs no random bytes. */
   constructor(
@@ -64,11 +76,17 @@ export class FlowHold implements OnceLedger {
     if (this._held) return undefined;
     const giveUpAt = Date.now() + this.deps.flowBusyWaitMs;
     for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
-      const claim = await this.deps.flows.claim(this.flowId, this.holder, this.expiry());
+      const claim = await this.deps.flows.claim(this.flowId, this.holder, this.expiry(), this.deps.flowLeaseMs);
       switch (claim.kind) {
         case 'claimed':
           this._held = true;
           this.onces = claim.onces;
+          this.scheduleRenewal();
+          if (claim.tookOver) {
+            this.deps.logger.warn('flow taken over: the round holding it let its lease lapse (its instance died?)', {
+              flowId: this.flowId,
+            });
+          }
           return undefined;
         case 'completed':
           return { result: claim.result };
@@ -109,16 +127,46 @@ export class FlowHold implements OnceLedger {
     this.flow.onces[key] = outcome;
   }
 
-  /** Records the completion when the flow is tracked (a one-round call never is). */
+  /**
+   * Records the completion when the flow is tracked (a one-round call never is). Never throws: the
+   * code ran, so its result is the answer. A store that is down gets the record later (retried in
+   * the background while nobody takes the flow over); a round that lost its flow is logged.
+   */
   async complete(result: unknown): Promise<void> {
     if (!this._held) return;
-    await this.deps.flows.complete(this.flowId, this.holder, result, this.expiry());
+    this.stopRenewal();
     this._held = false;
+    try {
+      await this.deps.flows.complete(this.flowId, this.holder, result, this.expiry());
+    } catch (e) {
+      this.deps.logger.error('flow store: the completion was not recorded; answering the result anyway', {
+        flowId: this.flowId,
+        error: e instanceof Error ? e.message : String(e),
+      });
+      if (e instanceof StoreUnavailableError) this.retryComplete(result, Date.now() + COMPLETE_RETRY_FOR_MS);
+    }
+  }
+
+  private retryComplete(result: unknown, giveUpAt: number): void {
+    const again = (): void => {
+      this.deps.flows.complete(this.flowId, this.holder, result, this.expiry()).then(
+        () => this.deps.logger.warn('flow store: the completion was recorded late', { flowId: this.flowId }),
+        (e: unknown) => {
+          if (e instanceof StoreUnavailableError && Date.now() < giveUpAt) return this.retryComplete(result, giveUpAt);
+          this.deps.logger.error('flow store: the completion was never recorded; a retry may run the last round again', {
+            flowId: this.flowId,
+            error: e instanceof Error ? e.message : String(e),
+          });
+        },
+      );
+    };
+    setTimeout(again, COMPLETE_RETRY_EVERY_MS).unref();
   }
 
   async release(): Promise<void> {
     if (!this._held) return;
     this._held = false;
+    this.stopRenewal();
     try {
       await this.deps.flows.release(this.flowId, this.holder);
     } catch (e) {
@@ -127,6 +175,36 @@ export class FlowHold implements OnceLedger {
         error: e instanceof Error ? e.message : String(e),
       });
     }
+  }
+
+  /** Renews the lease every third of it while held; a failed renewal is retried at the next tick. */
+  private scheduleRenewal(): void {
+    if (this.renewal) return;
+    this.renewal = setTimeout(() => {
+      this.renewal = undefined;
+      if (!this._held) return;
+      this.deps.flows.renew(this.flowId, this.holder, this.deps.flowLeaseMs).then(
+        (kept) => {
+          if (kept) return this._held && this.scheduleRenewal();
+          this.deps.logger.warn('flow lease lost: another request took the flow over; this round\'s records will be refused', {
+            flowId: this.flowId,
+          });
+        },
+        (e: unknown) => {
+          this.deps.logger.warn('flow store: lease renewal failed', {
+            flowId: this.flowId,
+            error: e instanceof Error ? e.message : String(e),
+          });
+          if (this._held) this.scheduleRenewal();
+        },
+      );
+    }, this.deps.flowLeaseMs / 3);
+    this.renewal.unref();
+  }
+
+  private stopRenewal(): void {
+    if (this.renewal) clearTimeout(this.renewal);
+    this.renewal = undefined;
   }
 
   private expiry(): number {

@@ -44,6 +44,7 @@ export async function endRound<T>(
   }
   if (port.pending.length === 0) {
     if (!settled.ok) throw settled.error;
+    // The code ran: its result is the answer even when the store cannot record it (complete logs why).
     if (hold.held) await hold.complete(settled.value);
     if (round.continues) telemetry?.flowCompleted(round.flow.round);
     return { kind: 'complete', value: settled.value };

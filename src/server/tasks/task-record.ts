@@ -50,6 +50,8 @@ export interface TaskRecord {
   result?: JsonObject;
   error?: { code: number; message: string; data?: unknown };
   call: TaskCall;
+  /** The instance running the current round and its lease (epoch ms), while a round runs (task-runner.ts). */
+  runner?: { id: string; until: number };
 }
 
 const STATUSES: ReadonlySet<string> = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);

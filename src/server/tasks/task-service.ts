@@ -19,7 +19,18 @@ import type { ServerCore } from '../core/server-core';
 import { thrownDetail } from '../core/server-logger';
 import { guardedTool, type GuardedTool } from '../methods/guarded';
 import { runToolRound } from '../methods/tool-round';
+import { isTaskProgress, progressTextOf, TASK_PROGRESS_TOKEN } from './task-progress';
+import { outcomeOf, type Settled } from './task-outcome';
 import { createTaskView, decodeTask, isTerminal, type TaskRecord } from './task-record';
+import {
+  FIRST_ROUND_LOST,
+  HANDED_BACK,
+  leased,
+  newRunnerId,
+  orphaned,
+  rewriteRunner,
+  stillRuns,
+} from './task-runner';
 
 /** A tools/call answered with a task handle. */
 export interface TaskOutcome {
@@ -27,12 +38,8 @@ export interface TaskOutcome {
   result: JsonObject;
 }
 
-type Settled = { ok: true; value: Outcome<JsonObject> } | { ok: false; error: unknown };
 
-/** Stands in for a progressToken inside a task, so `ctx.progress` always reaches the task's status. */
-const TASK_PROGRESS_TOKEN = 'onemodelcontext/task-progress';
 const MAX_CAS_ATTEMPTS = 16;
-const MAX_STATUS_MESSAGE = 512;
 /** How often a running round checks the store for a cancel another instance received (at least). */
 const CANCEL_WATCH_MIN_MS = 250;
 
@@ -45,7 +52,10 @@ export class TaskService {
    * Rounds running in this process, by task id: `tasks/cancel` aborts them here, and a watch reads
    * the store now and then so a cancel received by another instance aborts them too.
    */
-  private readonly running = new Map<string, { controller: AbortController; watch: NodeJS.Timeout }>();
+  private readonly running = new Map<
+    string,
+    { controller: AbortController; watch: NodeJS.Timeout; runnerId: string; renewedAt: number }
+  >();
 
   constructor(
     private readonly core: ServerCore,
@@ -64,6 +74,7 @@ export class TaskService {
     const o = this.core.options;
     const now = Date.now();
     const at = new Date(now).toISOString();
+    const runnerId = newRunnerId();
     const record: TaskRecord = {
       taskId: randomBytes(18).toString('base64url'),
       status: 'working',
@@ -81,6 +92,7 @@ export class TaskService {
         clientInfo: scope.clientInfo,
         principal: io.principal && (JSON.parse(JSON.stringify(io.principal)) as Principal),
       },
+      runner: { id: runnerId, until: now + o.flowLeaseMs },
     };
     const max = io.principal === undefined ? o.maxAnonymousTasks : o.maxTasksPerPrincipal;
     // Reserved before the handler runs: a refused task has no side effects, and a granted one is durable.
@@ -110,7 +122,7 @@ export class TaskService {
         io.notify(m);
       },
     };
-    this.track(record.taskId, controller);
+    this.track(record.taskId, controller, runnerId);
     const taskScope = { ...scope, progressToken: scope.progressToken ?? TASK_PROGRESS_TOKEN };
     const round = settle(() => runToolRound(this.core, g, req, args, taskScope, taskIo));
     let timer: NodeJS.Timeout | undefined;
@@ -135,7 +147,7 @@ export class TaskService {
         : ((await this.mutate(record.taskId, undefined, (r) => ({ ...r, statusMessage: progressText })).catch(
             () => undefined,
           )) ?? record);
-    void round.then((s) => this.settle(record.taskId, 0, s));
+    void round.then((s) => this.settle(record.taskId, 0, s, runnerId));
     return { kind: 'task', result: createTaskView(current) };
   }
 
@@ -144,7 +156,49 @@ export class TaskService {
     const stored = await this.store.get(taskId);
     if (!stored || stored.owner !== owner) return undefined;
     const record = decodeTask(stored.value);
-    return record && record.taskId === taskId ? { record, version: stored.version } : undefined;
+    if (!record || record.taskId !== taskId) return undefined;
+    if (orphaned(record)) {
+      await this.takeOver(record);
+      return this.read(taskId, owner);
+    }
+    return { record, version: stored.version };
+  }
+
+  /**
+   * A round whose runner's lease lapsed: resumed here from the record (its answers and the flow's
+   * sealed state; the flow store keeps its `ctx.once` records), or failed when it was a first round.
+   */
+  private async takeOver(r: TaskRecord): Promise<void> {
+    const runnerId = newRunnerId();
+    const lease = this.core.options.flowLeaseMs;
+    const written = await this.mutate(r.taskId, undefined, (cur) => {
+      if (!orphaned(cur)) return undefined;
+      if (cur.requestState !== undefined) return leased(cur, runnerId, lease);
+      const error = { code: -32603, message: FIRST_ROUND_LOST };
+      return { ...cur, status: 'failed', statusMessage: FIRST_ROUND_LOST, error, runner: undefined };
+    });
+    if (!written) return;
+    this.core.logger.warn(`task ${r.taskId}: its runner's lease lapsed (its instance stopped)`, {
+      outcome: written.status === 'working' ? 'resumed here' : 'failed: a first round is not run again',
+    });
+    if (written.status === 'working') this.runNext(written, runnerId);
+  }
+
+  /**
+   * At shutdown: the rounds running here are handed back (their lease ends now) and aborted; the
+   * next read of each task, on any instance, resumes it there.
+   */
+  async handBack(): Promise<void> {
+    const handed = [...this.running].map(async ([taskId, { controller, runnerId }]) => {
+      this.untrack(taskId);
+      const back = (r: TaskRecord) =>
+        r.runner?.id === runnerId ? { ...r, runner: { id: HANDED_BACK, until: 0 } } : undefined;
+      await rewriteRunner(this.store, taskId, back).catch((e) =>
+        this.logFailure(`could not hand task ${taskId} back`, e),
+      );
+      controller.abort(new Error('server shutting down: task handed back'));
+    });
+    await Promise.all(handed);
   }
 
   /**
@@ -171,6 +225,7 @@ export class TaskService {
 
   /** `tasks/update`: answers the pending requests it names; the next round starts once none is left. */
   async answer(taskId: string, owner: string, responses: JsonObject): Promise<void> {
+    const runnerId = newRunnerId();
     const written = await this.mutate(taskId, owner, (r) => {
       if (r.status !== 'input_required') return undefined;
       const pending = { ...r.inputRequests };
@@ -185,9 +240,10 @@ export class TaskService {
       if (!changed) return undefined;
       if (Object.keys(pending).length > 0) return { ...r, inputRequests: pending, answers };
       const round = r.round + 1;
-      return { ...r, status: 'working', statusMessage: undefined, inputRequests: undefined, answers, round };
+      const next = { ...r, status: 'working' as const, statusMessage: undefined, inputRequests: undefined };
+      return leased({ ...next, answers, round }, runnerId, this.core.options.flowLeaseMs);
     });
-    if (written?.status === 'working') this.runNext(written);
+    if (written?.status === 'working') this.runNext(written, runnerId);
   }
 
   /** `tasks/cancel`: a task not yet terminal becomes `cancelled`; its round here is aborted. */
@@ -200,20 +256,30 @@ export class TaskService {
     if (written) this.running.get(taskId)?.controller.abort(new Error('task cancelled'));
   }
 
-  private track(taskId: string, controller: AbortController): void {
+  /**
+   * Watches a round running here: a cancel (or a takeover) seen in the store aborts it; its owner
+   * lease is renewed every third of `flowLeaseMs`.
+   */
+  private track(taskId: string, controller: AbortController, runnerId: string): void {
     this.untrack(taskId);
-    const every = Math.max(CANCEL_WATCH_MIN_MS, this.core.options.taskPollIntervalMs);
+    const lease = this.core.options.flowLeaseMs;
+    const every = Math.min(Math.max(CANCEL_WATCH_MIN_MS, this.core.options.taskPollIntervalMs), lease / 3);
     const watch = setInterval(() => {
+      const entry = this.running.get(taskId);
       this.store
         .get(taskId)
-        .then((stored) => {
-          const status = stored && decodeTask(stored.value)?.status;
-          if (status === undefined || status === 'cancelled') controller.abort(new Error('task cancelled'));
+        .then(async (stored) => {
+          const r = stored && decodeTask(stored.value);
+          if (!r || r.status === 'cancelled') return controller.abort(new Error('task cancelled'));
+          if (!stillRuns(r, runnerId)) return controller.abort(new Error('task taken over by another instance'));
+          if (!entry || Date.now() - entry.renewedAt < lease / 3) return;
+          const renewed = await this.store.replace(taskId, stored.version, JSON.stringify(leased(r, runnerId, lease)));
+          if (renewed) entry.renewedAt = Date.now();
         })
         .catch(() => undefined);
     }, every);
     watch.unref?.();
-    this.running.set(taskId, { controller, watch });
+    this.running.set(taskId, { controller, watch, runnerId, renewedAt: Date.now() });
   }
 
   private untrack(taskId: string): void {
@@ -223,10 +289,11 @@ export class TaskService {
   }
 
   /** Runs the record's current round (its answers and requestState) in the background. */
-  private runNext(r: TaskRecord): void {
+  private runNext(r: TaskRecord, runnerId: string): void {
     const def = this.core.registry.tool(r.call.tool);
     if (!def) {
-      void this.settle(r.taskId, r.round, { ok: false, error: ProtocolError.internal(`Tool ${r.call.tool} is gone`) });
+      const error = ProtocolError.internal(`Tool ${r.call.tool} is gone`);
+      void this.settle(r.taskId, r.round, { ok: false, error }, runnerId);
       return;
     }
     const params: JsonObject = { name: r.call.tool, inputResponses: askKeyed(r.answers ?? {}, r.keyMap ?? {}) };
@@ -236,11 +303,11 @@ export class TaskService {
     const checked = def.validate(r.call.arguments);
     if (!checked.ok) {
       const error = ProtocolError.internal('The task arguments no longer validate');
-      void this.settle(r.taskId, r.round, { ok: false, error });
+      void this.settle(r.taskId, r.round, { ok: false, error }, runnerId);
       return;
     }
     const controller = new AbortController();
-    this.track(r.taskId, controller);
+    this.track(r.taskId, controller, runnerId);
     const scope: RequestScope = {
       era: 'modern',
       protocolVersion: r.call.protocolVersion,
@@ -254,60 +321,28 @@ export class TaskService {
       notify: (m) => this.noteProgress(r.taskId, m),
     };
     const round = settle(() => runToolRound(this.core, guardedTool(this.core, def), req, checked.value, scope, io));
-    void round.then((s) => this.settle(r.taskId, r.round, s));
+    void round.then((s) => this.settle(r.taskId, r.round, s, runnerId));
   }
 
   /** Records a round's outcome, unless the task moved on (cancelled, expired, another round). */
-  private async settle(taskId: string, round: number, s: Settled): Promise<void> {
-    this.untrack(taskId);
+  private async settle(taskId: string, round: number, s: Settled, runnerId: string): Promise<void> {
+    if (this.running.get(taskId)?.runnerId === runnerId) this.untrack(taskId);
+    const next = newRunnerId();
     try {
       const written = await this.mutate(taskId, undefined, (r) => {
-        if (isTerminal(r.status) || r.round !== round) return undefined;
-        return this.outcomeOf(r, s);
+        // A round taken over (or handed back) is another runner's now: its outcome is not this one's to write.
+        if (isTerminal(r.status) || r.round !== round || !stillRuns(r, runnerId)) return undefined;
+        const failed = (e: unknown) => this.logFailure(`task ${r.taskId} failed`, e);
+        const outcome = outcomeOf(r, s, this.core.options.maxTaskResultBytes, failed);
+        return outcome.status === 'working' ? leased(outcome, next, this.core.options.flowLeaseMs) : outcome;
       });
       // A requestState-only round (ctx.pause): nothing to ask, run the next one after the pause.
       if (written?.status === 'working' && written.round === round + 1) {
-        setTimeout(() => this.runNext(written), this.core.options.pauseMs).unref?.();
+        setTimeout(() => this.runNext(written, next), this.core.options.pauseMs).unref?.();
       }
     } catch (e) {
       this.logFailure(`could not record the outcome of task ${taskId}`, e);
     }
-  }
-
-  private outcomeOf(r: TaskRecord, s: Settled): TaskRecord {
-    const base = { ...r, inputRequests: undefined, answers: undefined, keyMap: undefined, statusMessage: undefined };
-    if (!s.ok) {
-      const e = s.error;
-      if (!(e instanceof ProtocolError)) this.logFailure(`task ${r.taskId} failed`, e);
-      const error =
-        e instanceof ProtocolError
-          ? { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) }
-          : { code: -32603, message: 'Internal error' };
-      return { ...base, status: 'failed', statusMessage: error.message, error };
-    }
-    const o = s.value;
-    if (o.kind === 'complete') {
-      const size = Buffer.byteLength(JSON.stringify(o.value));
-      if (size > this.core.options.maxTaskResultBytes) {
-        const message = `The task result (${size} bytes) exceeds maxTaskResultBytes (${this.core.options.maxTaskResultBytes})`;
-        return { ...base, status: 'failed', statusMessage: message, error: { code: -32603, message } };
-      }
-      return { ...base, status: 'completed', result: o.value };
-    }
-    const requests = (o.result.inputRequests ?? {}) as JsonObject;
-    const requestState = o.result.requestState as string | undefined;
-    if (Object.keys(requests).length === 0) return { ...base, status: 'working', requestState, round: r.round + 1 };
-    const used = new Set(r.usedKeys ?? []);
-    const keyMap: Record<string, string> = {};
-    const inputRequests: JsonObject = {};
-    for (const [key, request] of Object.entries(requests)) {
-      let wire = key;
-      for (let n = 2; used.has(wire); n++) wire = `${key}#${n}`;
-      used.add(wire);
-      keyMap[wire] = key;
-      inputRequests[wire] = request;
-    }
-    return { ...base, status: 'input_required', inputRequests, keyMap, usedKeys: [...used], requestState };
   }
 
   /** Progress inside a task becomes its statusMessage; other notifications have no stream to go to. */
@@ -322,23 +357,6 @@ export class TaskService {
   private logFailure(what: string, e: unknown): void {
     this.core.logger.error(what, thrownDetail(e));
   }
-}
-
-/** A progress notification as a status message: its message, else `progress/total`. */
-function progressTextOf(m: JsonRpcNotification): string | undefined {
-  if (m.method !== 'notifications/progress') return undefined;
-  const p = m.params ?? {};
-  const text =
-    typeof p.message === 'string'
-      ? p.message
-      : typeof p.total === 'number'
-        ? `${String(p.progress)}/${p.total}`
-        : String(p.progress);
-  return text.slice(0, MAX_STATUS_MESSAGE);
-}
-
-function isTaskProgress(m: JsonRpcNotification): boolean {
-  return m.method === 'notifications/progress' && m.params?.progressToken === TASK_PROGRESS_TOKEN;
 }
 
 /** A round's outcome or its throw (a round may settle synchronously, or throw before it awaits). */

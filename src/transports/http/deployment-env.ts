@@ -82,5 +82,7 @@ export function httpOptionsFromEnv(
   if (env.allowedHosts) options.allowedHosts = [...env.allowedHosts, `127.0.0.1:${port}`, `localhost:${port}`];
   if (env.sessionIdPrefix) options.sessionIdPrefix = env.sessionIdPrefix;
   if (env.readinessPath) options.readinessPath = env.readinessPath;
+  // Behind a proxy (its hosts are allowed): close connections only once it stopped sending here.
+  if (env.allowedHosts) options.drainQuietMs = 1000;
   return options;
 }

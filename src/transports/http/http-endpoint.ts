@@ -90,6 +90,17 @@ export class HttpEndpoint {
     return this.closing;
   }
 
+  /** Whether legacy sessions live here (a draining server keeps accepting connections for their answers). */
+  get holdsSessions(): boolean {
+    return this.ctx.sessions.size > 0;
+  }
+
+  /**
+   * When the last request arrived since the drain began (epoch ms; its start counts as one):
+   * shutdown waits for a quiet moment before closing connections. Not kept outside a drain.
+   */
+  lastRequestAt = 0;
+
   /** serveHttp learns the real port only after listening. */
   setPolicy(policy: HostPolicy): void {
     this.policy = policy;
@@ -152,9 +163,14 @@ export class HttpEndpoint {
     }
   }
 
-  /** Stop taking requests, end long-lived streams, let in-flight calls finish (until the deadline). */
+  /**
+   * Stop taking new work (503), end long-lived streams, let in-flight calls finish (until the
+   * deadline). The POSTs of sessions held here are still served meanwhile: an answer to a pending
+   * ask, a cancel, the rest of a running call.
+   */
   async shutdown(deadlineMs: number): Promise<void> {
     this.closing = true;
+    this.lastRequestAt = Date.now();
     for (const close of [...this.ctx.longLived]) close();
     const clean = await this.ctx.inflight.drain(deadlineMs);
     if (!clean) this.ctx.inflight.abortAll('server shutting down');
@@ -170,7 +186,8 @@ export class HttpEndpoint {
       const pre = preflight(req.headers, this.policy);
       return pre ? sendEmpty(res, 204, pre) : sendEmpty(res, 405, { Allow: ALLOW });
     }
-    if (this.closing)
+    if (this.closing) this.lastRequestAt = Date.now();
+    if (this.closing && !this.servesHeldSession(req))
       return sendError(res, 503, noId(req.headers), ErrorCode.InternalError, 'Server is shutting down', {
         ...cors,
         Connection: 'close',
@@ -184,6 +201,13 @@ export class HttpEndpoint {
       default:
         return sendEmpty(res, 405, { ...cors, Allow: ALLOW });
     }
+  }
+
+  /** A POST or DELETE of a legacy session this instance holds (a draining instance finishes them). */
+  private servesHeldSession(req: HttpRequestView): boolean {
+    if (req.method !== 'POST' && req.method !== 'DELETE') return false;
+    const id = header(req.headers, 'mcp-session-id');
+    return id !== undefined && this.ctx.sessions.has(id);
   }
 
   /** GET/DELETE exist only for legacy sessions; without a session id this is a 2026-style endpoint: 405. */

@@ -59,6 +59,13 @@ export class HttpOptions {
   /** node:http `requestTimeout`: time to receive a whole request (0 disables). SSE responses are not affected. */
   @IsInt() @Min(0) requestTimeoutMs = 60_000;
   @IsInt() @Min(0) keepAliveTimeoutMs = 5_000;
+  /**
+   * On close, after in-flight work drained: keep the connections open until no request arrived for
+   * this long (at most keepAliveTimeoutMs), answering 503 + `Connection: close`. Behind a load
+   * balancer this keeps it from sending a request on a connection being closed (a 502 it may not
+   * retry). 0 (default) closes at once.
+   */
+  @IsInt() @Min(0) @Max(60_000) drainQuietMs = 0;
   /** Open legacy sessions at most; more get 503. */
   @IsInt() @Min(1) maxSessions = 10_000;
   /** Sessions one authenticated principal may hold inside maxSessions; more get 429. */

@@ -1,7 +1,9 @@
 /**
  * The opt-in readiness route of `serveHttp` (`readinessPath`), for a load balancer or an
- * orchestrator: 200 while the instance takes requests, 503 once it drains. It reports the
- * requestState key fingerprint, so an instance started with another key shows at a glance.
+ * orchestrator: 200 while the instance takes requests, 503 once it drains or while its shared
+ * stores (Redis) cannot be reached. It reports the requestState key fingerprint, so an instance
+ * started with another key shows at a glance. Answered before anything else, from two flags: no
+ * I/O, so it stays fast under load.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pathOf } from './node-handler';
@@ -10,6 +12,7 @@ export interface ReadinessFacts {
   readonly path: string;
   readonly stateKeyFingerprint: string;
   readonly draining: () => boolean;
+  readonly storesReachable: () => boolean;
 }
 
 /** Answers the readiness route and returns true, or returns false for any other path. */
@@ -20,8 +23,9 @@ export function answerReadiness(req: IncomingMessage, res: ServerResponse, facts
     return true;
   }
   const draining = facts.draining();
-  const body = JSON.stringify({ status: draining ? 'draining' : 'ready', requestStateKey: facts.stateKeyFingerprint });
-  res.writeHead(draining ? 503 : 200, {
+  const status = draining ? 'draining' : facts.storesReachable() ? 'ready' : 'store-unreachable';
+  const body = JSON.stringify({ status, requestStateKey: facts.stateKeyFingerprint });
+  res.writeHead(status === 'ready' ? 200 : 503, {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-store',
     'Content-Length': Buffer.byteLength(body),

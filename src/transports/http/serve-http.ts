@@ -5,7 +5,7 @@
  */
 import { APPROVAL_PATH_SEGMENT } from '../../context/approval-pages';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { EndpointHost } from '../../server/server-endpoint';
 import { optionsError } from '../../config/validate-options';
 import { hostPolicy } from './host-guard';
@@ -55,6 +55,7 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
     path: readinessPath,
     stateKeyFingerprint: app.endpoint.settings.stateKeyFingerprint,
     draining: () => endpoint.draining,
+    storesReachable: () => app.endpoint.settings.storesReachable(),
   };
   const handler = readiness
     ? (req: IncomingMessage, res: ServerResponse): void => void (answerReadiness(req, res, readiness) || mcp(req, res))
@@ -93,7 +94,8 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
     url: `http://${hostForUrl}:${port}${opts.path}`,
     port,
     server,
-    close: ({ deadlineMs = 25_000 } = {}) => (closing ??= shutdown(server, endpoint, deadlineMs)),
+    close: ({ deadlineMs = 25_000 } = {}) =>
+      (closing ??= shutdown(server, endpoint, deadlineMs, Math.min(opts.drainQuietMs, opts.keepAliveTimeoutMs))),
   };
 }
 
@@ -113,15 +115,43 @@ function checkingInterval(headersTimeoutMs: number, requestTimeoutMs: number): n
   return Math.max(100, Math.min(1000, Math.floor(tightest / 4)));
 }
 
-async function shutdown(server: Server, endpoint: HttpEndpoint, deadlineMs: number): Promise<void> {
-  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+/**
+ * Drains, then closes. A server without legacy sessions stops accepting at once (a proxy's new
+ * connection is refused: it retries elsewhere, nothing sent). One that holds sessions keeps
+ * accepting while it drains, since a session's answer may come on a new connection; new work gets
+ * 503 with `Connection: close`, which a proxy re-sends elsewhere. Idle connections are closed only
+ * after `drainQuietMs` without a request: a proxy must not be sending on one the moment it closes.
+ */
+async function shutdown(server: Server, endpoint: HttpEndpoint, deadlineMs: number, quietMs: number): Promise<void> {
   const started = Date.now();
+  const left = (): number => Math.max(0, deadlineMs - (Date.now() - started));
+  let stopped = endpoint.holdsSessions ? undefined : stopAccepting(server);
   await endpoint.shutdown(deadlineMs);
-  // Responses are written; give sockets a moment to flush, then force the rest.
+  stopped ??= stopAccepting(server);
+  await quietFor(endpoint, server, quietMs, left());
   server.closeIdleConnections();
-  const left = Math.max(0, deadlineMs - (Date.now() - started));
-  const timer = setTimeout(() => server.closeAllConnections(), Math.min(left, 1000));
+  // Responses are written; give sockets a moment to flush, then force the rest.
+  const timer = setTimeout(() => server.closeAllConnections(), Math.min(left(), 1000));
   await stopped;
   clearTimeout(timer);
+}
+
+/**
+ * Stops accepting connections and resolves once the open ones ended. net.Server's own close:
+ * http.Server's also closes idle keep-alive connections at once, which races a proxy's next request.
+ */
+function stopAccepting(server: Server): Promise<void> {
+  return new Promise((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+}
+
+/** Resolves once no request arrived for `quietMs` (or no connection is left), at most after `limitMs`. */
+async function quietFor(endpoint: HttpEndpoint, server: Server, quietMs: number, limitMs: number): Promise<void> {
+  const giveUpAt = Date.now() + limitMs;
+  const connections = () => new Promise<number>((r) => server.getConnections((_e, n) => r(n ?? 0)));
+  for (;;) {
+    const quietAt = endpoint.lastRequestAt + quietMs;
+    const now = Date.now();
+    if (now >= quietAt || now >= giveUpAt || (await connections()) === 0) return;
+    await new Promise((r) => setTimeout(r, Math.min(quietAt, giveUpAt) - now));
+  }
 }

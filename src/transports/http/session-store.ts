@@ -44,6 +44,11 @@ export class SessionStore {
     return this.sessions.size;
   }
 
+  /** Whether a live session has this id (whoever holds it): a draining instance still serves it. */
+  has(id: string): boolean {
+    return this.sessions.has(id);
+  }
+
   /** The quota that applies to a principal (the anonymous bucket when there is none). */
   quotaOf(principalId: string | undefined): number {
     return principalId === undefined ? this.limits.maxAnonymousSessions : this.limits.maxSessionsPerPrincipal;

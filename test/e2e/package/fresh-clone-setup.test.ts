@@ -25,7 +25,7 @@ const setup = () => spawnSync(process.execPath, ['scripts/setup.mjs'], { cwd: cl
 test('npm test and npm start run the set-up first', () => {
   const scripts = (JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
     .scripts;
-  expect(scripts.pretest).toBe('node scripts/setup.mjs');
+  expect(scripts.pretest).toBe('node scripts/setup.mjs --test');
   expect(scripts.prestart).toBe('node scripts/setup.mjs');
   expect(scripts.prepack).toBe('npm run build');
 });
@@ -56,3 +56,10 @@ test('a lockfile that changed since the install is noticed', () => {
   expect(again.stderr).toContain('installed from another package-lock.json');
   expect(setup().stderr).toBe('');
 }, 6 * 60_000);
+
+test('before the tests it also makes sure redis-server and nginx are there, quietly when they are', () => {
+  // CI ran scripts/install-debian.sh (so does this set-up on a fresh machine): nothing to say now.
+  const tests = spawnSync(process.execPath, ['scripts/setup.mjs', '--test'], { cwd: clone, encoding: 'utf8' });
+  expect(tests.status).toBe(0);
+  expect(tests.stdout + tests.stderr).toBe('');
+});

@@ -3,7 +3,7 @@
  * ports, and speaks raw HTTP to the load balancer or to one instance.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -58,6 +58,8 @@ export class Fleet {
       FLEET_LB_PORT: String(base),
       FLEET_PORT_BASE: String(base + 1),
       FLEET_REDIS_PORT: String(base + 4),
+      // test_fleet_ledger appends what ran here (every instance, one file).
+      FLEET_LEDGER: join(dir, 'ledger.txt'),
     };
     const fleet = new Fleet(dir, base, [base + 1, base + 2, base + 3], env);
     await fleet.script('up');
@@ -70,6 +72,38 @@ export class Fleet {
 
   instanceUrl(n: 1 | 2 | 3): string {
     return `http://127.0.0.1:${this.instancePorts[n - 1]}/mcp`;
+  }
+
+  /** The ledger's lines for a tag, by kind: `{ ONCE: [pid…], DONE: [pid…], HANG: [pid…] }`. */
+  ledger(tag: string): Record<'ONCE' | 'DONE' | 'HANG', string[]> {
+    const file = join(this.dir, 'ledger.txt');
+    const out = { ONCE: [] as string[], DONE: [] as string[], HANG: [] as string[] };
+    if (!existsSync(file)) return out;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const [kind, t, pid] = line.split(' ');
+      if (t === tag && (kind === 'ONCE' || kind === 'DONE' || kind === 'HANG')) out[kind].push(pid ?? '');
+    }
+    return out;
+  }
+
+  /** The instance number (1-3) whose process has this pid. */
+  instanceOfPid(pid: string): 1 | 2 | 3 {
+    for (const n of [1, 2, 3] as const) {
+      const file = join(this.dir, `i${n}.pid`);
+      if (existsSync(file) && readFileSync(file, 'utf8').trim() === pid) return n;
+    }
+    throw new Error(`no instance has pid ${pid}`);
+  }
+
+  /** Resolves once `probe` returns a value (checked every 50 ms, up to `timeoutMs`). */
+  async until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+    const giveUpAt = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > giveUpAt) throw new Error(`${what}: not within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   async script(...args: string[]): Promise<string> {

@@ -21,10 +21,10 @@ test('stopped: the call fails with "Redis at host:port is unreachable"; restarte
   const connection = await redis.connect({ commandTimeoutMs: 300, onError: (e) => errors.push(e) });
   const store = new RedisFlowStore(connection);
   const later = Date.now() + 60_000;
-  expect(await store.claim('before', 'a', later)).toEqual({ kind: 'claimed', onces: {} });
+  expect(await store.claim('before', 'a', later, 60_000)).toEqual({ kind: 'claimed', onces: {} });
 
   await redis.server().stop();
-  const failure = await store.claim('during', 'a', later).catch((e: unknown) => e);
+  const failure = await store.claim('during', 'a', later, 60_000).catch((e: unknown) => e);
   expect(failure).toBeInstanceOf(RedisUnavailableError);
   expect((failure as Error).message).toBe(`Redis at 127.0.0.1:${redis.server().port} is unreachable (no reply within 300 ms)`);
   expect(errors.length).toBeGreaterThan(0);
@@ -32,8 +32,8 @@ test('stopped: the call fails with "Redis at host:port is unreachable"; restarte
 
   await redis.server().start();
   // The client reconnects on its own (bounded backoff); the data is gone with the old process.
-  await eventually(() => store.claim('after', 'a', later));
-  expect(await store.claim('after', 'b', later)).toEqual({ kind: 'busy' });
+  await eventually(() => store.claim('after', 'a', later, 60_000));
+  expect(await store.claim('after', 'b', later, 60_000)).toEqual({ kind: 'busy' });
 });
 
 test('stopped: every store fails the same clear way, and the process keeps running', async () => {
@@ -44,7 +44,7 @@ test('stopped: every store fails the same clear way, and the process keeps runni
   try {
     const later = Date.now() + 60_000;
     const calls: Array<Promise<unknown>> = [
-      new RedisFlowStore(connection).claim('f', 'a', later),
+      new RedisFlowStore(connection).claim('f', 'a', later, 60_000),
       new RedisSingleUseStore(connection).claim('t', later),
       new RedisLeaseCounter(connection).acquire('b', 1, 1_000),
       new RedisTokenBucket(connection).take('k', { capacity: 1, refillPerSecond: 1 }),

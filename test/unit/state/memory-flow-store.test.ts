@@ -11,28 +11,42 @@ describe('the FlowStore contract', () => flowStoreContract(() => new MemoryFlowS
 
 test('a flow is forgotten after its expiry, but never while held', async () => {
   const { s, clock } = store();
-  await s.claim('f', 'a', 2_000);
+  await s.claim('f', 'a', 2_000, 60_000);
   clock.t = 3_000;
-  expect(await s.claim('f', 'b', 9_000)).toEqual({ kind: 'busy' });
+  expect(await s.claim('f', 'b', 9_000, 60_000)).toEqual({ kind: 'busy' });
   await s.release('f', 'a');
-  expect(await s.claim('f', 'b', 9_000)).toEqual({ kind: 'claimed', onces: {} });
+  expect(await s.claim('f', 'b', 9_000, 60_000)).toEqual({ kind: 'claimed', onces: {} });
   await s.complete('f', 'b', 'r', 4_000);
   clock.t = 9_001;
-  expect(await s.claim('f', 'c', 20_000)).toEqual({ kind: 'claimed', onces: {} });
+  expect(await s.claim('f', 'c', 20_000, 60_000)).toEqual({ kind: 'claimed', onces: {} });
+});
+
+test('a hold is a lease: lapsed (its holder gone), it is taken over, and forgotten after the expiry', async () => {
+  const { s, clock } = store();
+  await s.claim('f', 'a', 2_000, 500);
+  clock.t = 1_400;
+  expect(await s.claim('f', 'b', 9_000, 500)).toEqual({ kind: 'busy' });
+  expect(await s.renew('f', 'a', 500)).toBe(true);
+  clock.t = 1_901;
+  expect(await s.claim('f', 'b', 9_000, 500)).toEqual({ kind: 'claimed', onces: {}, tookOver: true });
+  expect(await s.renew('f', 'a', 500)).toBe(false);
+  await s.claim('g', 'a', 2_000, 500);
+  clock.t = 3_000; // g expired and its lease lapsed: forgotten
+  expect(await s.claim('g', 'c', 9_000, 500)).toEqual({ kind: 'claimed', onces: {} });
 });
 
 test('the cap refuses a new flow instead of evicting a live one; expired ones make room; tracked flows go on', async () => {
   const { s, clock } = store(2);
-  await s.claim('f1', 'a', 5_000);
+  await s.claim('f1', 'a', 5_000, 60_000);
   await s.recordOnce('f1', 'a', 'charge', { value: 'TD-1' }, 5_000);
   await s.release('f1', 'a');
-  await s.claim('f2', 'a', 8_000);
+  await s.claim('f2', 'a', 8_000, 60_000);
   await s.release('f2', 'a');
-  expect(await s.claim('f3', 'a', 8_000)).toEqual({ kind: 'full' });
+  expect(await s.claim('f3', 'a', 8_000, 60_000)).toEqual({ kind: 'full' });
   // The live flows keep their records and still work.
-  expect(await s.claim('f1', 'b', 5_000)).toEqual({ kind: 'claimed', onces: { charge: { value: 'TD-1' } } });
+  expect(await s.claim('f1', 'b', 5_000, 60_000)).toEqual({ kind: 'claimed', onces: { charge: { value: 'TD-1' } } });
   await s.release('f1', 'b');
   clock.t = 6_000; // f1 expired: swept to make room
-  expect(await s.claim('f3', 'a', 8_000)).toEqual({ kind: 'claimed', onces: {} });
+  expect(await s.claim('f3', 'a', 8_000, 60_000)).toEqual({ kind: 'claimed', onces: {} });
   expect(s.size).toBe(2);
 });
