@@ -123,7 +123,8 @@ afterEach(async () => {
 });
 
 async function serve(extra: Partial<OAuthResourceInit>): Promise<HttpServerHandle> {
-  server = await serveHttp(protectedApp(RESOURCE, as.issuer, logs, { failureCooldownMs: 60_000, ...extra }), { port: 0 });
+  const app = protectedApp(RESOURCE, as.issuer, logs, { failureCooldownMs: 60_000, ...extra });
+  server = await serveHttp(app, { port: 0 });
   return server;
 }
 

@@ -112,7 +112,8 @@ test('after a failure the endpoint is left alone for the cooldown (with jitter),
   let calls = 0;
   jest.spyOn(globalThis, 'fetch').mockImplementation(async () => {
     calls++;
-    return calls === 1 ? new Response('oops', { status: 500 }) : new Response(JSON.stringify(active()), { status: 200 });
+    if (calls === 1) return new Response('oops', { status: 500 });
+    return new Response(JSON.stringify(active()), { status: 200 });
   });
   const v = verifier();
   for (let i = 0; i < 100; i++) await expect(v.verify(`junk-${i}`)).rejects.not.toBeInstanceOf(InvalidTokenError);

@@ -27,7 +27,11 @@ afterEach(() => jest.restoreAllMocks());
 
 const verifier = () =>
   new JwtVerifier(
-    Object.assign(new OAuthResourceOptions(), { resource: RESOURCE, authorizationServers: [ISSUER], jwksUri: `${ISSUER}/j` }),
+    Object.assign(new OAuthResourceOptions(), {
+      resource: RESOURCE,
+      authorizationServers: [ISSUER],
+      jwksUri: `${ISSUER}/j`,
+    }),
   );
 
 const token = (claims: Record<string, unknown>, iat?: number) => {
