@@ -20,15 +20,26 @@ export type FlowClaim =
   | { kind: 'completed'; result: unknown }
   /** Another attempt of the same flow is running: wait and claim again. */
   | { kind: 'busy' }
-  /** The store cannot track one more flow: refuse the round (never forget a live flow instead). */
-  | { kind: 'full' };
+  /**
+   * The store cannot track one more flow: refuse the round (never forget a live flow instead).
+   * `principal`: this caller's own share is used (others are still served); `server`: all of it.
+   */
+  | { kind: 'full'; scope?: 'principal' | 'server' }
+  /**
+   * A continuing flow whose record the store let go under pressure (a completed flow, oldest
+   * first): refuse the round as expired. Never `claimed`: that would run a finished flow again.
+   */
+  | { kind: 'expired' };
 
 export interface FlowStore {
   /**
    * Atomically: if the flow completed, say so; else if another holder's claim is live, `busy`;
    * else make `holder` the holder (registering the flow if new, or `full`) and return its onces.
+   * `owner` (the principal id; undefined: anonymous) is whose share a new flow counts against;
+   * `startedAtMs` (a continuing round: when its flow started) lets a store that dropped completed
+   * records under pressure answer `expired` for one of them. A store may ignore both.
    */
-  claim(flowId: string, holder: string, expiresAtMs: number): Promise<FlowClaim>;
+  claim(flowId: string, holder: string, expiresAtMs: number, owner?: string, startedAtMs?: number): Promise<FlowClaim>;
   /** Records one once-result of the flow (only the holder calls it). */
   recordOnce(flowId: string, holder: string, key: string, record: OnceRecord, expiresAtMs: number): Promise<void>;
   /** Records the completion and releases the claim: later claims answer `completed`. */

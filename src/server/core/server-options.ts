@@ -4,7 +4,7 @@ import { Type } from 'class-transformer';
 import type { Principal } from '../../context/principal';
 import { RequestStateOptions, requestStateProblems } from '../../state/request-state-options';
 import { CacheHintOptions } from '../../config/cache-hint-options';
-import { DEFAULT_MAX_TRACKED_FLOWS } from '../../state/memory-flow-store';
+import { DEFAULT_FLOW_STORE_LIMITS, DEFAULT_MAX_TRACKED_FLOWS } from '../../state/memory-flow-store';
 import type { FlowStore } from '../../state/flow-store';
 import type { TaskStore } from '../../state/task-store';
 import { HasMethods, IsFunction } from '../../config/option-rules';
@@ -70,10 +70,16 @@ export class ContextServerOptions extends RequestStateOptions {
   /** Exactly-once records of 2026 flows (`ctx.once` results, completions). In memory by default: per instance only. */
   @IsOptional() @HasMethods('claim', 'recordOnce', 'complete', 'release') flowStore?: FlowStore;
   /**
-   * Cap of the in-memory flow store: unfinished flows tracked at once; a new flow beyond it is refused (-32603), never
-   * a live one forgotten.
+   * Cap of the in-memory flow store: records (unfinished flows and completion records) at once. Completion records
+   * go first, oldest first (a retry of one is then refused as expired); a new flow beyond the unfinished ones is
+   * refused (-32603), never a live one forgotten.
    */
   @IsInt() @Min(1) maxTrackedFlows = DEFAULT_MAX_TRACKED_FLOWS;
+  /** Unfinished flows of one principal (anonymous callers together are one) in the in-memory flow store. */
+  @IsInt() @Min(1) maxTrackedFlowsPerPrincipal = DEFAULT_FLOW_STORE_LIMITS.maxFlowsPerPrincipal;
+  /** Bytes of the in-memory flow store's records (once-results, completion results), in all and per principal. */
+  @IsInt() @Min(65_536) maxFlowStoreBytes = DEFAULT_FLOW_STORE_LIMITS.maxBytes;
+  @IsInt() @Min(65_536) maxFlowStoreBytesPerPrincipal = DEFAULT_FLOW_STORE_LIMITS.maxBytesPerPrincipal;
   /** How long a round waits while another copy of the same flow runs, before -32603. */
   @IsInt() @Min(0) @Max(600_000) flowBusyWaitMs = 30_000;
   /**
