@@ -202,9 +202,12 @@ describe('flow store pools (issue 31, N5)', () => {
 
   test('one principal filling its share of unfinished flows is refused; another principal is served', async () => {
     const app = makeApp([Counted], { maxTrackedFlowsPerPrincipal: 2 });
-    const mallory = await MemoryClient.connect(app, { era: 'modern', capabilities: caps, principal: { id: 'mallory' } });
-    const ada = await MemoryClient.connect(app, { era: 'modern', capabilities: caps, principal: { id: 'ada' } });
-    for (let i = 0; i < 2; i++) expect(stateOf(await mallory.raw('tools/call', { name: 'counted', arguments: {} }))).not.toBe('');
+    const as = (id: string) => MemoryClient.connect(app, { era: 'modern', capabilities: caps, principal: { id } });
+    const mallory = await as('mallory');
+    const ada = await as('ada');
+    for (let i = 0; i < 2; i++) {
+      expect(stateOf(await mallory.raw('tools/call', { name: 'counted', arguments: {} }))).not.toBe('');
+    }
     const refused = await mallory.raw('tools/call', { name: 'counted', arguments: {} });
     expect('error' in refused && refused.error).toMatchObject({
       code: -32603,
@@ -237,7 +240,8 @@ describe('flow store pools (issue 31, N5)', () => {
     expect('result' in kept && text(kept.result)).toBe(`done-${before}`);
     // The oldest was let go: its retry is refused as expired, never run a second time.
     const dropped = await client.raw('tools/call', finals[0]!);
-    expect('error' in dropped && dropped.error).toMatchObject({ code: -32602, data: { reason: 'invalid_request_state' } });
+    const refusal = { code: -32602, data: { reason: 'invalid_request_state' } };
+    expect('error' in dropped && dropped.error).toMatchObject(refusal);
     expect(runs.completed).toBe(before);
   });
 });
