@@ -112,7 +112,7 @@ export class ContextServer implements ServerEndpoint {
     if (envelope.kind === 'missing') return Promise.resolve(missingEnvelope(req, envelope.message));
     try {
       const onError = (r: JsonRpcRequest, e: unknown) => this.errorReply(r, e);
-      return openListen(this.core, this.listens, this.telemetry, req, io.principal?.id, onError);
+      return openListen(this.core, this.listens, this.telemetry, req, io, onError);
     } catch (e) {
       return Promise.resolve(this.errorReply(req, e));
     }

@@ -42,6 +42,11 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsInt() @Min(64) @Max(1_048_576) maxUriLength = 8192;
   /** Legacy `resources/subscribe`: distinct URIs one session may hold. */
   @IsInt() @Min(1) maxSubscriptionsPerSession = 1000;
+  /**
+   * Bytes of the URIs one 2026 listen stream (`resourceSubscriptions`) or one legacy session (`resources/subscribe`)
+   * subscribes to, in all: with the stream and session caps, what bounds a principal's subscriptions in memory.
+   */
+  @IsInt() @Min(1024) maxSubscriptionUriBytes = 65_536;
   /** 2026 `subscriptions/listen`: open streams at most, over all clients. */
   @IsInt() @Min(1) maxListenStreams = 10_000;
   /** Open listen streams one authenticated principal may hold. */

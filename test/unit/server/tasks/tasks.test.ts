@@ -4,7 +4,7 @@
  * synchronously (2026 without the extension: MRTR) and on a legacy session (a real elicitation).
  */
 import { IsBoolean } from 'class-validator';
-import { Context, Field, Tool } from '../../../../src';
+import { Context, Field, Tool, UseGuards, type CanActivate, type ExecutionContext } from '../../../../src';
 import { TASKS_EXTENSION } from '../../../../src/protocol/extensions';
 import { makeApp, MemoryClient } from '../../../helpers/apps';
 
@@ -53,8 +53,22 @@ class Jobs {
   }
 }
 
+class NotMallory implements CanActivate {
+  canActivate(ctx: ExecutionContext): boolean {
+    return ctx.principal?.id !== 'mallory';
+  }
+}
+
+class Hidden {
+  @Tool({ description: 'a task tool mallory must not learn of', task: 'required' })
+  @UseGuards(new NotMallory())
+  secret(): string {
+    return 'secret';
+  }
+}
+
 const withTasks = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };
-const app = makeApp([Jobs], { taskAfterMs: 0, maxAnonymousTasks: 50, maxTasksPerPrincipal: 3 });
+const app = makeApp([Jobs, Hidden], { taskAfterMs: 0, maxAnonymousTasks: 50, maxTasksPerPrincipal: 3 });
 
 async function until(c: MemoryClient, taskId: string, status: string): Promise<Record<string, unknown>> {
   for (;;) {
@@ -197,6 +211,23 @@ describe('hostile and malformed input on the task API', () => {
       error: { code: -32600, message: expect.stringContaining('maxTasksPerPrincipal') },
     });
     expect(lastSignal).toBe(before);
+    for (const taskId of ids) await c.request('tasks/cancel', { taskId });
+  });
+
+  test('at the task cap, a guard-hidden task tool answers like an unknown tool (issue 31, N7)', async () => {
+    const c = await MemoryClient.connect(app, { era: 'modern', capabilities: withTasks, principal: { id: 'mallory' } });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push((await c.request('tools/call', { name: 'forever', arguments: {} })).taskId as string);
+    }
+    const hidden = await c.raw('tools/call', { name: 'secret', arguments: {} });
+    const unknown = await c.raw('tools/call', { name: 'no-such-tool', arguments: {} });
+    expect(hidden).toMatchObject({ error: { code: -32602, message: 'Unknown tool: secret' } });
+    expect(unknown).toMatchObject({ error: { code: -32602, message: 'Unknown tool: no-such-tool' } });
+    // Another principal sees the tool and is served.
+    const ada = await MemoryClient.connect(app, { era: 'modern', capabilities: withTasks, principal: { id: 'ada' } });
+    const served = await ada.request('tools/call', { name: 'secret', arguments: {} });
+    expect(served).toMatchObject({ resultType: 'complete' });
     for (const taskId of ids) await c.request('tasks/cancel', { taskId });
   });
 
