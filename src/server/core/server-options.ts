@@ -106,6 +106,11 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsInt() @Min(1) maxTasksPerPrincipal = 100;
   /** Unexpired tasks all clients without a principal may hold together. */
   @IsInt() @Min(1) maxAnonymousTasks = 1000;
+  /**
+   * Largest arguments a task keeps for its later rounds (bytes of JSON); a larger task call is refused (-32602).
+   * When the task ends they are dropped (their SHA-256 stays).
+   */
+  @IsInt() @Min(1024) @Max(64 * 1_048_576) maxTaskArgumentBytes = 262_144;
   /** Largest task result kept (bytes of JSON); a larger one fails the task (-32603). */
   @IsInt() @Min(1024) @Max(64 * 1_048_576) maxTaskResultBytes = 1_048_576;
   /** Where tasks live. In memory by default (per instance); RedisModule shares them across a fleet. */

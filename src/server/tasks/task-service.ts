@@ -7,7 +7,7 @@
  * collects the answers, and once all are in, the next round runs (on whichever instance received
  * the last answer) with the answers and the sealed requestState the record keeps.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../../context/principal';
 import { ProtocolError } from '../../errors/protocol-error';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc';
@@ -62,6 +62,15 @@ export class TaskService {
   ): Promise<Outcome<JsonObject> | TaskOutcome> {
     const def = g.def;
     const o = this.core.options;
+    // Later rounds replay the arguments, so the record keeps them until the task ends: bounded in bytes.
+    const argumentsJson = JSON.stringify(req.params?.arguments ?? {});
+    const argumentBytes = Buffer.byteLength(argumentsJson);
+    if (argumentBytes > o.maxTaskArgumentBytes) {
+      throw ProtocolError.invalidParams(
+        `tools/call: the arguments take ${argumentBytes} bytes, more than a task keeps (maxTaskArgumentBytes ` +
+          `${o.maxTaskArgumentBytes}); call it without the tasks extension, or with smaller arguments`,
+      );
+    }
     const now = Date.now();
     const at = new Date(now).toISOString();
     const record: TaskRecord = {
@@ -76,6 +85,7 @@ export class TaskService {
         tool: def.name,
         requestId: req.id,
         arguments: req.params?.arguments as JsonObject | undefined,
+        argumentsDigest: createHash('sha256').update(argumentsJson).digest('base64url'),
         protocolVersion: scope.protocolVersion,
         clientCapabilities: scope.clientCapabilities,
         clientInfo: scope.clientInfo,
@@ -276,6 +286,8 @@ export class TaskService {
 
   private outcomeOf(r: TaskRecord, s: Settled): TaskRecord {
     const base = { ...r, inputRequests: undefined, answers: undefined, keyMap: undefined, statusMessage: undefined };
+    // An ended task runs nothing again: its digest stands for the arguments from here on.
+    const ended = { ...base, call: { ...r.call, arguments: undefined } };
     if (!s.ok) {
       const e = s.error;
       if (!(e instanceof ProtocolError)) this.logFailure(`task ${r.taskId} failed`, e);
@@ -283,16 +295,16 @@ export class TaskService {
         e instanceof ProtocolError
           ? { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) }
           : { code: -32603, message: 'Internal error' };
-      return { ...base, status: 'failed', statusMessage: error.message, error };
+      return { ...ended, status: 'failed', statusMessage: error.message, error };
     }
     const o = s.value;
     if (o.kind === 'complete') {
       const size = Buffer.byteLength(JSON.stringify(o.value));
       if (size > this.core.options.maxTaskResultBytes) {
         const message = `The task result (${size} bytes) exceeds maxTaskResultBytes (${this.core.options.maxTaskResultBytes})`;
-        return { ...base, status: 'failed', statusMessage: message, error: { code: -32603, message } };
+        return { ...ended, status: 'failed', statusMessage: message, error: { code: -32603, message } };
       }
-      return { ...base, status: 'completed', result: o.value };
+      return { ...ended, status: 'completed', result: o.value };
     }
     const requests = (o.result.inputRequests ?? {}) as JsonObject;
     const requestState = o.result.requestState as string | undefined;

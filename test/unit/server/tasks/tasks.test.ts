@@ -3,7 +3,7 @@
  * task, its ask is answered through tasks/update, and the same handler gives the same result run
  * synchronously (2026 without the extension: MRTR) and on a legacy session (a real elicitation).
  */
-import { IsBoolean } from 'class-validator';
+import { IsBoolean, IsString } from 'class-validator';
 import { Context, Field, Tool, UseGuards, type CanActivate, type ExecutionContext } from '../../../../src';
 import { TASKS_EXTENSION } from '../../../../src/protocol/extensions';
 import { makeApp, MemoryClient } from '../../../helpers/apps';
@@ -50,6 +50,17 @@ class Jobs {
   @Tool({ description: 'quick', task: 'optional' })
   quick(): string {
     return 'at once';
+  }
+}
+
+class Note {
+  @IsString() @Field() text!: string;
+}
+
+class Notes {
+  @Tool({ description: 'keeps a note', task: 'optional' })
+  note(args: Note): string {
+    return `noted ${args.text.length}`;
   }
 }
 
@@ -229,6 +240,15 @@ describe('hostile and malformed input on the task API', () => {
     const served = await ada.request('tools/call', { name: 'secret', arguments: {} });
     expect(served).toMatchObject({ resultType: 'complete' });
     for (const taskId of ids) await c.request('tasks/cancel', { taskId });
+  });
+
+  test('arguments larger than maxTaskArgumentBytes are refused before a task is made (issue 31, N2)', async () => {
+    const small = makeApp([Notes], { taskAfterMs: 0, maxTaskArgumentBytes: 1024 });
+    const c = await MemoryClient.connect(small, { era: 'modern', capabilities: withTasks });
+    const big = await c.raw('tools/call', { name: 'note', arguments: { text: 'x'.repeat(2000) } });
+    expect(big).toMatchObject({ error: { code: -32602, message: expect.stringContaining('maxTaskArgumentBytes') } });
+    const fine = await c.request('tools/call', { name: 'note', arguments: { text: 'x'.repeat(100) } });
+    expect(JSON.stringify(fine)).toMatch(/noted 100|"taskId"/);
   });
 
   test('a result larger than maxTaskResultBytes fails the task instead of being kept', async () => {
