@@ -237,6 +237,9 @@ export class MemoryFlowStore implements FlowStore {
 
   private forget(flowId: string, entry: FlowEntry): void {
     this.flows.delete(flowId);
+    // A queue may still point at the entry until it reaches the head: it must not hold the bytes.
+    entry.onces = undefined;
+    if (entry.completed) entry.completed.json = undefined;
     const pool = entry.owner;
     pool.bytes -= entry.bytes;
     this.totalBytes -= entry.bytes;
