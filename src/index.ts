@@ -53,7 +53,7 @@ export type { RequestStateKeyInput, SingleUseStore } from './state';
 // Context and asks
 export { Context, type ClientFeature } from './context/context';
 export type { ElicitOutcome, UrlElicitOutcome, SampleRequest, AskOptions } from './context/ask-builders';
-export type { Principal } from './context/principal';
+export { namespacedPrincipalId, type Principal } from './context/principal';
 export { StateBag } from './context/state-bag';
 export { InputRequired, InputRequests, type InputRequiredInit } from './context/input-required-result';
 export type { Ask, AskDecoding, AskKind as InputKind } from './context/asks';

@@ -1,6 +1,7 @@
 /**
  * `mcpExpress(app, options)`: Express middleware serving the MCP endpoint at `options.path`
- * (relative to where it is mounted). Works with or without `express.json()` in front of it.
+ * (relative to where it is mounted). Works with or without `express.json()` in front of it; behind
+ * one, `maxBodyBytes` still holds (the parsed body is measured: a larger parser limit is no way around it).
  * Type-only import: Express stays the user's dependency, not ours.
  */
 import type { NextFunction, Request, Response } from 'express';

@@ -113,7 +113,15 @@ export class McpApplication {
           ...server,
           sealer: this.stateCodec,
           logger,
-          flows: server.flowStore ?? shared?.flowStore ?? new MemoryFlowStore(server.maxTrackedFlows),
+          flows:
+            server.flowStore ??
+            shared?.flowStore ??
+            new MemoryFlowStore({
+              maxFlows: server.maxTrackedFlows,
+              maxFlowsPerPrincipal: server.maxTrackedFlowsPerPrincipal,
+              maxBytes: server.maxFlowStoreBytes,
+              maxBytesPerPrincipal: server.maxFlowStoreBytesPerPrincipal,
+            }),
           flowTtlMs: requestState.requestStateLifetime * 1000,
         },
         shared,

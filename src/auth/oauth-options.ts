@@ -35,6 +35,10 @@ export class IntrospectionOptions {
   /** How long an active answer is reused (never past the token's `exp`); 0 turns the cache off. */
   @IsInt() @Min(0) @Max(300) cacheSeconds = 30;
   @IsInt() @Min(1) @Max(1_000_000) maxCacheEntries = 10_000;
+  /** How long a token the server called inactive is refused without asking again; 0 asks every time. */
+  @IsInt() @Min(0) @Max(300) negativeCacheSeconds = 10;
+  /** Introspection requests at once (copies of one token share one); over it a new token gets 503. */
+  @IsInt() @Min(1) @Max(10_000) maxInFlight = 32;
 }
 
 export class OAuthResourceOptions {
@@ -58,6 +62,11 @@ export class OAuthResourceOptions {
   @IsInt() @Min(100) @Max(60_000) jwksTimeoutMs = 5000;
   /** A token with an unknown `kid` re-fetches the JWK Set at most this often. */
   @IsInt() @Min(0) @Max(3_600_000) jwksCooldownMs = 30_000;
+  /**
+   * After a failed fetch from the authorization server (metadata, JWK Set, introspection), how long
+   * tokens that need it are answered 503 without asking again (plus up to half of it as jitter).
+   */
+  @IsInt() @Min(100) @Max(300_000) failureCooldownMs = 5000;
   /** How long fetched keys are used before they are fetched again. */
   @IsInt() @Min(1000) jwksCacheMaxAgeMs = 600_000;
   /**

@@ -1,11 +1,15 @@
 /**
  * The principal of a verified access token. `id` (which binds legacy sessions and every
- * requestState) is the subject; a token without `sub` is its client's (`client:<client_id>`).
+ * requestState) is namespaced by issuer and kind: `sub:<subject>@<issuer>`, or for a token without
+ * `sub`, its client's `client:<client_id>@<issuer>` (subject and client percent-encoded). So a user whose
+ * `sub` is `client:batch` is not the client `batch`, and two issuers' `ada` are two principals.
  */
-import type { Principal } from '../context/principal';
+import { namespacedPrincipalId, type Principal } from '../context/principal';
 import { InvalidTokenError, type VerifiedToken } from './token-verifier';
 
 export interface OAuthPrincipal extends Principal {
+  /** Which claim `id` is made of: the token's subject, or (no `sub`) its client. */
+  readonly kind: 'sub' | 'client';
   readonly subject?: string;
   readonly clientId?: string;
   readonly issuer?: string;
@@ -15,10 +19,19 @@ export interface OAuthPrincipal extends Principal {
 }
 
 export function oauthPrincipal(token: VerifiedToken): OAuthPrincipal {
-  const id = token.subject ?? (token.clientId === undefined ? undefined : `client:${token.clientId}`);
-  if (id === undefined || id === '') throw new InvalidTokenError('neither sub nor client_id');
+  const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
+  if (token.subject !== undefined && !nonEmpty(token.subject)) {
+    throw new InvalidTokenError('sub must be a non-empty string');
+  }
+  if (token.clientId !== undefined && !nonEmpty(token.clientId)) {
+    throw new InvalidTokenError('client_id must be a non-empty string');
+  }
+  const kind = token.subject !== undefined ? 'sub' : 'client';
+  const subject = token.subject ?? token.clientId;
+  if (subject === undefined) throw new InvalidTokenError('neither sub nor client_id');
   return Object.freeze({
-    id,
+    id: namespacedPrincipalId({ issuer: token.issuer ?? '', kind, subject }),
+    kind,
     subject: token.subject,
     clientId: token.clientId,
     issuer: token.issuer,

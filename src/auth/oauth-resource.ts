@@ -9,6 +9,7 @@ import type { BearerChallenge, ResourceServer, TokenOutcome, TokenRefusal } from
 import { bearerChallenge } from './bearer-challenge';
 import { IntrospectionVerifier } from './introspection-verifier';
 import { JwtVerifier } from './jwt-verifier';
+import { LogThrottle } from './log-throttle';
 import type { OAuthResourceOptions } from './oauth-options';
 import { oauthPrincipal } from './oauth-principal';
 import { metadataDocument, metadataPaths, metadataUrl } from './resource-metadata';
@@ -29,6 +30,7 @@ export class OAuthResource implements ResourceServer {
   private readonly jwt?: TokenVerifier;
   private readonly introspection?: TokenVerifier;
   private readonly toPrincipal: (token: Parameters<typeof oauthPrincipal>[0]) => Principal;
+  private readonly logs = new LogThrottle();
 
   constructor(private readonly o: Readonly<OAuthResourceOptions>) {
     this.resource = o.resource;
@@ -43,6 +45,7 @@ export class OAuthResource implements ResourceServer {
           resource: o.resource,
           issuer: o.issuer ?? o.authorizationServers[0],
           clockToleranceSeconds: o.clockToleranceSeconds,
+          failureCooldownMs: o.failureCooldownMs,
         });
       }
     }
@@ -53,6 +56,13 @@ export class OAuthResource implements ResourceServer {
   }
 
   async authenticate(authorization: string | undefined): Promise<TokenOutcome> {
+    const outcome = await this.decide(authorization);
+    if (outcome.ok || outcome.reason === undefined) return outcome;
+    // The reason is for the logger: at most a few lines per window, whatever the traffic.
+    return { ...outcome, reason: this.logs.admit(String(outcome.status), outcome.reason) };
+  }
+
+  private async decide(authorization: string | undefined): Promise<TokenOutcome> {
     if (authorization === undefined || authorization === '') {
       return { ok: false, status: 401, description: 'Authorization required' };
     }
@@ -65,7 +75,10 @@ export class OAuthResource implements ResourceServer {
       if (!/^Bearer(\s|$)/i.test(authorization)) return { ok: false, status: 401, description: 'Use a Bearer token' };
       return refuse(400, 'invalid_request', 'Malformed Bearer credentials', 'malformed Authorization header');
     }
-    const token = match[1]!;
+    return this.verify(match[1]!);
+  }
+
+  private async verify(token: string): Promise<TokenOutcome> {
     const verifier = this.verifierFor(token);
     if (!verifier) return refuse(401, 'invalid_token', INVALID, 'not a JWT, and no introspection configured');
     try {

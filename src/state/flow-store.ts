@@ -28,16 +28,33 @@ export type FlowClaim =
   | { kind: 'completed'; result: unknown }
   /** Another attempt of the same flow holds a live lease: wait and claim again. */
   | { kind: 'busy' }
-  /** The store cannot track one more flow: refuse the round (never forget a live flow instead). */
-  | { kind: 'full' };
+  /**
+   * The store cannot track one more flow: refuse the round (never forget a live flow instead).
+   * `principal`: this caller's own share is used (others are still served); `server`: all of it.
+   */
+  | { kind: 'full'; scope?: 'principal' | 'server' }
+  /**
+   * A continuing flow whose record the store let go under pressure (a completed flow, oldest
+   * first): refuse the round as expired. Never `claimed`: that would run a finished flow again.
+   */
+  | { kind: 'expired' };
 
 export interface FlowStore {
   /**
    * Atomically: if the flow completed, say so; else if another holder's lease is live, `busy`;
    * else make `holder` the holder for `leaseMs` (registering the flow if new, or `full`) and
-   * return its onces.
+   * return its onces. `owner` (the principal id; undefined: anonymous) is whose share a new flow
+   * counts against; `startedAtMs` (a continuing round: when its flow started) lets a store that
+   * dropped completed records under pressure answer `expired` for one of them. A store may ignore both.
    */
-  claim(flowId: string, holder: string, expiresAtMs: number, leaseMs: number): Promise<FlowClaim>;
+  claim(
+    flowId: string,
+    holder: string,
+    expiresAtMs: number,
+    leaseMs: number,
+    owner?: string,
+    startedAtMs?: number,
+  ): Promise<FlowClaim>;
   /** Extends the holder's lease to `leaseMs` from now; false when the flow is no longer its own. */
   renew(flowId: string, holder: string, leaseMs: number): Promise<boolean>;
   /** Records one once-result of the flow (only the holder; FlowTakenOverError otherwise). */

@@ -7,7 +7,12 @@ export { FUTURE_IAT_SKEW_MS } from './claim-checks';
 export { StateRefusal, type StateRefusalReason } from './state-refusal';
 export type { FlowStore, FlowClaim, OnceRecord } from './flow-store';
 export { FlowTakenOverError } from './flow-store';
-export { MemoryFlowStore, DEFAULT_MAX_TRACKED_FLOWS } from './memory-flow-store';
+export {
+  MemoryFlowStore,
+  DEFAULT_MAX_TRACKED_FLOWS,
+  DEFAULT_FLOW_STORE_LIMITS,
+  type FlowStoreLimits,
+} from './memory-flow-store';
 export { MemorySingleUseStore, type SingleUseStore } from './single-use-store';
 export type { Lease, LeaseCounter } from './lease-counter';
 export { MemoryLeaseCounter } from './memory-lease-counter';

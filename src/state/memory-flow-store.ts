@@ -1,21 +1,68 @@
 /**
- * The default FlowStore: one process. Bounded by `maxFlows`; when full of live flows it refuses
- * new ones (`full`) rather than evicting one, because a forgotten flow would run its effects again
- * (eviction that fails open). Expired flows are swept first.
+ * The default FlowStore: one process. Bounded by count and by bytes, per principal and in all:
+ *   - a live flow (unfinished: held, or waiting for its next round) is never forgotten before its
+ *     expiry — forgetting it would run its effects again. When the live flows of one principal
+ *     reach `maxFlowsPerPrincipal` (or its bytes its share), that principal's new flows are refused
+ *     (`full`, scope `principal`); others go on;
+ *   - a completed flow is a compact record (its result as JSON text) kept so a retry gets the first
+ *     result. Under pressure (a share or the whole store full) the oldest completed records go
+ *     first, and the store remembers how far it went (`horizon`: the latest completion it let go),
+ *     so a retry of a dropped flow — any continuing round of a flow that started before the
+ *     horizon and is not here — is answered `expired`: refused, never run again.
+ * So the store keeps up with any completion rate; what the rate decides is how long a finished
+ * flow's retry still gets its first result (docs/multi-round-trip.md).
  */
+import { CompletionQueue } from './completion-queue';
 import { FlowTakenOverError, type FlowClaim, type FlowStore, type OnceRecord } from './flow-store';
 
 interface FlowEntry {
+  readonly id: string;
   expiresAt: number;
   holder?: string;
   /** When the holder's lease lapses (epoch ms) unless renewed. */
   leaseUntil: number;
+  readonly owner: Pool;
   /** Made on the first `ctx.once` record: most flows have none. JSON text, see `frozen`. */
   onces?: Record<string, string>;
-  completed?: { json: string | undefined };
+  completed?: { json: string | undefined; at: number };
+  /** What the record costs, as counted against the budgets. */
+  bytes: number;
+}
+
+/** One principal's share (anonymous callers share one). */
+interface Pool {
+  readonly key: string;
+  live: number;
+  /** Its completed flows kept now. */
+  completedCount: number;
+  bytes: number;
+  /** Its completed flows, oldest completion first. */
+  readonly completed: CompletionQueue<FlowEntry>;
+}
+
+export interface FlowStoreLimits {
+  /** Records (live and completed) in all. */
+  maxFlows: number;
+  /** Live flows of one principal (anonymous callers together count as one). */
+  maxFlowsPerPrincipal: number;
+  /** Bytes of all records. */
+  maxBytes: number;
+  /** Bytes of one principal's records. */
+  maxBytesPerPrincipal: number;
 }
 
 export const DEFAULT_MAX_TRACKED_FLOWS = 100_000;
+
+export const DEFAULT_FLOW_STORE_LIMITS: Readonly<FlowStoreLimits> = Object.freeze({
+  maxFlows: DEFAULT_MAX_TRACKED_FLOWS,
+  maxFlowsPerPrincipal: 10_000,
+  maxBytes: 256 * 1024 * 1024,
+  maxBytesPerPrincipal: 32 * 1024 * 1024,
+});
+
+/** A record's fixed cost beside its JSON: the entry, its map slots, the holder string. */
+const ENTRY_BYTES = 240;
+const ANONYMOUS = '\u0000anonymous';
 
 /**
  * Values are kept as JSON text: what a shared store would give back, and no aliasing with the
@@ -38,30 +85,67 @@ function thawedOnces(onces: Record<string, string>): Record<string, OnceRecord> 
 
 export class MemoryFlowStore implements FlowStore {
   private readonly flows = new Map<string, FlowEntry>();
+  private readonly pools = new Map<string, Pool>();
+  /** Whether a queued record is still kept (not expired, not let go through another queue). */
+  private readonly isKept = (entry: FlowEntry): boolean => this.flows.get(entry.id) === entry;
+  /** Every completed flow, oldest completion first. */
+  private readonly completedOrder = new CompletionQueue<FlowEntry>(this.isKept);
+  private completedCount = 0;
+  private totalBytes = 0;
+  /** The latest completion time of a record let go under pressure (0: none). */
+  private horizon = 0;
   /** A full store sweeps at most once a second: a flood of new flows must not buy an O(n) scan each. */
   private nextSweepAt = 0;
+  readonly limits: Readonly<FlowStoreLimits>;
 
   constructor(
-    readonly maxFlows: number = DEFAULT_MAX_TRACKED_FLOWS,
+    limits: number | Partial<FlowStoreLimits> = {},
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    const given = typeof limits === 'number' ? { maxFlows: limits } : limits;
+    this.limits = Object.freeze({ ...DEFAULT_FLOW_STORE_LIMITS, ...given });
+  }
+
+  get maxFlows(): number {
+    return this.limits.maxFlows;
+  }
 
   /** Flows tracked right now (live or not yet swept). */
   get size(): number {
     return this.flows.size;
   }
 
-  async claim(flowId: string, holder: string, expiresAtMs: number, leaseMs: number): Promise<FlowClaim> {
+  /** Bytes the records hold, as counted against `maxBytes`. */
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  async claim(
+    flowId: string,
+    holder: string,
+    expiresAtMs: number,
+    leaseMs: number,
+    owner?: string,
+    startedAtMs?: number,
+  ): Promise<FlowClaim> {
     const now = this.now();
     let entry = this.live(flowId, now);
     if (entry?.completed) return { kind: 'completed', result: thawed(entry.completed.json) };
     const other = entry?.holder !== undefined && entry.holder !== holder;
     if (other && entry!.leaseUntil > now) return { kind: 'busy' };
     if (!entry) {
-      if (this.flows.size >= this.maxFlows && now >= this.nextSweepAt) this.sweep(now);
-      if (this.flows.size >= this.maxFlows) return { kind: 'full' };
-      entry = { expiresAt: expiresAtMs, leaseUntil: 0 };
+      // A continuing round whose record is gone: if it could be one we let go, fail closed.
+      if (startedAtMs !== undefined && startedAtMs <= this.horizon) return { kind: 'expired' };
+      const pool = this.poolOf(owner);
+      const refusal = this.admit(pool, now);
+      if (refusal) {
+        if (pool.live === 0 && pool.completedCount === 0) this.pools.delete(pool.key);
+        return { kind: 'full', scope: refusal };
+      }
+      entry = { id: flowId, expiresAt: expiresAtMs, leaseUntil: 0, owner: pool, bytes: 0 };
       this.flows.set(flowId, entry);
+      pool.live++;
+      this.charge(entry, ENTRY_BYTES + flowId.length);
     }
     entry.holder = holder;
     entry.leaseUntil = now + leaseMs;
@@ -85,15 +169,34 @@ export class MemoryFlowStore implements FlowStore {
     expiresAtMs: number,
   ): Promise<void> {
     const entry = this.held(flowId, holder);
-    (entry.onces ??= Object.create(null) as Record<string, string>)[key] = JSON.stringify(record);
+    const json = JSON.stringify(record);
+    const onces = (entry.onces ??= Object.create(null) as Record<string, string>);
+    this.charge(entry, json.length + key.length - (onces[key]?.length ?? 0));
+    onces[key] = json;
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
+    this.trim(entry.owner);
   }
 
   async complete(flowId: string, holder: string, result: unknown, expiresAtMs: number): Promise<void> {
     const entry = this.held(flowId, holder);
-    entry.completed = { json: frozen(result) };
+    const json = frozen(result);
+    entry.completed = { json, at: this.now() };
     entry.holder = undefined;
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
+    // The once-results are not needed any more: a retry gets the result, nothing runs again.
+    let oncesBytes = 0;
+    for (const key in entry.onces) oncesBytes += key.length + entry.onces[key]!.length;
+    entry.onces = undefined;
+    this.charge(entry, (json?.length ?? 0) - oncesBytes);
+    const pool = entry.owner;
+    pool.live--;
+    pool.completedCount++;
+    this.completedCount++;
+    pool.completed.push(entry);
+    pool.completed.trim(pool.completedCount);
+    this.completedOrder.push(entry);
+    this.completedOrder.trim(this.completedCount);
+    this.trim(pool);
   }
 
   async release(flowId: string, holder: string): Promise<void> {
@@ -101,11 +204,72 @@ export class MemoryFlowStore implements FlowStore {
     if (entry?.holder === holder) entry.holder = undefined;
   }
 
+  private poolOf(owner: string | undefined): Pool {
+    const key = owner ?? ANONYMOUS;
+    let pool = this.pools.get(key);
+    if (!pool) {
+      pool = { key, live: 0, completedCount: 0, bytes: 0, completed: new CompletionQueue(this.isKept) };
+      this.pools.set(key, pool);
+    }
+    return pool;
+  }
+
+  /** Room for one more flow of `pool`, letting completed records go first; else whose share is used. */
+  private admit(pool: Pool, now: number): 'principal' | 'server' | undefined {
+    const l = this.limits;
+    if (pool.live >= l.maxFlowsPerPrincipal) return 'principal';
+    while (pool.bytes + ENTRY_BYTES > l.maxBytesPerPrincipal && this.dropOldest(pool.completed));
+    if (pool.bytes + ENTRY_BYTES > l.maxBytesPerPrincipal) return 'principal';
+    if (this.flows.size >= l.maxFlows && now >= this.nextSweepAt) this.sweep(now);
+    while (this.flows.size >= l.maxFlows && this.dropOldest(this.completedOrder));
+    while (this.totalBytes + ENTRY_BYTES > l.maxBytes && this.dropOldest(this.completedOrder));
+    if (this.flows.size >= l.maxFlows || this.totalBytes + ENTRY_BYTES > l.maxBytes) return 'server';
+    return undefined;
+  }
+
+  /** After a record grew: completed records go (oldest first) until the shares fit again. */
+  private trim(pool: Pool): void {
+    while (pool.bytes > this.limits.maxBytesPerPrincipal && this.dropOldest(pool.completed));
+    while (this.totalBytes > this.limits.maxBytes && this.dropOldest(this.completedOrder));
+  }
+
+  /** Lets the oldest completed flow of `order` go; false when there is none. */
+  private dropOldest(order: CompletionQueue<FlowEntry>): boolean {
+    const entry = order.shift();
+    if (!entry) return false;
+    this.horizon = Math.max(this.horizon, entry.completed!.at);
+    this.forget(entry.id, entry);
+    return true;
+  }
+
+  private charge(entry: FlowEntry, bytes: number): void {
+    entry.bytes += bytes;
+    entry.owner.bytes += bytes;
+    this.totalBytes += bytes;
+  }
+
+  private forget(flowId: string, entry: FlowEntry): void {
+    this.flows.delete(flowId);
+    // A queue may still point at the entry until it reaches the head: it must not hold the bytes.
+    entry.onces = undefined;
+    if (entry.completed) entry.completed.json = undefined;
+    const pool = entry.owner;
+    pool.bytes -= entry.bytes;
+    this.totalBytes -= entry.bytes;
+    if (entry.completed) {
+      pool.completedCount--;
+      this.completedCount--;
+    } else {
+      pool.live--;
+    }
+    if (pool.live === 0 && pool.completedCount === 0) this.pools.delete(pool.key);
+  }
+
   private live(flowId: string, now: number): FlowEntry | undefined {
     const entry = this.flows.get(flowId);
     // A flow held under a live lease outlives its expiry: forgetting it would let a copy run beside it.
     if (entry && entry.expiresAt <= now && !leased(entry, now)) {
-      this.flows.delete(flowId);
+      this.forget(flowId, entry);
       return undefined;
     }
     return entry;
@@ -120,8 +284,9 @@ export class MemoryFlowStore implements FlowStore {
 
   private sweep(now: number): void {
     this.nextSweepAt = now + 1000;
-    for (const [id, entry] of this.flows)
-      if (entry.expiresAt <= now && !leased(entry, now)) this.flows.delete(id);
+    for (const [id, entry] of this.flows) {
+      if (entry.expiresAt <= now && !leased(entry, now)) this.forget(id, entry);
+    }
   }
 }
 

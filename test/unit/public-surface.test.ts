@@ -103,6 +103,7 @@ test('src/index.ts exports exactly these runtime values', () => {
     'isInputRequired',
     'loopbackRedirect',
     'mountServer',
+    'namespacedPrincipalId',
     'oauthPrincipal',
     'readDeploymentEnv',
     'serveHttp',

@@ -4,7 +4,7 @@ import { Type } from 'class-transformer';
 import type { Principal } from '../../context/principal';
 import { RequestStateOptions, requestStateProblems } from '../../state/request-state-options';
 import { CacheHintOptions } from '../../config/cache-hint-options';
-import { DEFAULT_MAX_TRACKED_FLOWS } from '../../state/memory-flow-store';
+import { DEFAULT_FLOW_STORE_LIMITS, DEFAULT_MAX_TRACKED_FLOWS } from '../../state/memory-flow-store';
 import type { FlowStore } from '../../state/flow-store';
 import type { TaskStore } from '../../state/task-store';
 import { HasMethods, IsFunction } from '../../config/option-rules';
@@ -43,6 +43,11 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsInt() @Min(64) @Max(1_048_576) maxUriLength = 8192;
   /** Legacy `resources/subscribe`: distinct URIs one session may hold. */
   @IsInt() @Min(1) maxSubscriptionsPerSession = 1000;
+  /**
+   * Bytes of the URIs one 2026 listen stream (`resourceSubscriptions`) or one legacy session (`resources/subscribe`)
+   * subscribes to, in all: with the stream and session caps, what bounds a principal's subscriptions in memory.
+   */
+  @IsInt() @Min(1024) maxSubscriptionUriBytes = 65_536;
   /** 2026 `subscriptions/listen`: open streams at most, over all clients. */
   @IsInt() @Min(1) maxListenStreams = 10_000;
   /** Open listen streams one authenticated principal may hold. */
@@ -71,10 +76,16 @@ export class ContextServerOptions extends RequestStateOptions {
   /** Exactly-once records of 2026 flows (`ctx.once` results, completions). In memory by default: per instance only. */
   @IsOptional() @HasMethods('claim', 'renew', 'recordOnce', 'complete', 'release') flowStore?: FlowStore;
   /**
-   * Cap of the in-memory flow store: unfinished flows tracked at once; a new flow beyond it is refused (-32603), never
-   * a live one forgotten.
+   * Cap of the in-memory flow store: records (unfinished flows and completion records) at once. Completion records
+   * go first, oldest first (a retry of one is then refused as expired); a new flow beyond the unfinished ones is
+   * refused (-32603), never a live one forgotten.
    */
   @IsInt() @Min(1) maxTrackedFlows = DEFAULT_MAX_TRACKED_FLOWS;
+  /** Unfinished flows of one principal (anonymous callers together are one) in the in-memory flow store. */
+  @IsInt() @Min(1) maxTrackedFlowsPerPrincipal = DEFAULT_FLOW_STORE_LIMITS.maxFlowsPerPrincipal;
+  /** Bytes of the in-memory flow store's records (once-results, completion results), in all and per principal. */
+  @IsInt() @Min(65_536) maxFlowStoreBytes = DEFAULT_FLOW_STORE_LIMITS.maxBytes;
+  @IsInt() @Min(65_536) maxFlowStoreBytesPerPrincipal = DEFAULT_FLOW_STORE_LIMITS.maxBytesPerPrincipal;
   /** How long a round waits while another copy of the same flow runs, before -32603. */
   @IsInt() @Min(0) @Max(600_000) flowBusyWaitMs = 30_000;
   /**
@@ -101,6 +112,11 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsInt() @Min(1) maxTasksPerPrincipal = 100;
   /** Unexpired tasks all clients without a principal may hold together. */
   @IsInt() @Min(1) maxAnonymousTasks = 1000;
+  /**
+   * Largest arguments a task keeps for its later rounds (bytes of JSON); a larger task call is refused (-32602).
+   * When the task ends they are dropped (their SHA-256 stays).
+   */
+  @IsInt() @Min(1024) @Max(64 * 1_048_576) maxTaskArgumentBytes = 262_144;
   /** Largest task result kept (bytes of JSON); a larger one fails the task (-32603). */
   @IsInt() @Min(1024) @Max(64 * 1_048_576) maxTaskResultBytes = 1_048_576;
   /** Where tasks live. In memory by default (per instance); RedisModule shares them across a fleet. */

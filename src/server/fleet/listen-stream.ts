@@ -9,6 +9,8 @@ import type { ServerCore } from '../core/server-core';
 import type { ListenStream, Reply } from '../server-endpoint';
 import { holdFleetListen } from './fleet-listen';
 import type { ListenQuota } from './listen-quota';
+import type { RequestIO } from '../request/request-io';
+import { listenVisibility } from './listen-visibility';
 import { openSubscription } from './subscriptions';
 
 /**
@@ -20,9 +22,10 @@ export function openListen(
   listens: ListenQuota,
   telemetry: ServerTelemetry,
   req: JsonRpcRequest,
-  principalId: string | undefined,
+  io: RequestIO,
   errorReply: (req: JsonRpcRequest, e: unknown) => Reply,
 ): ListenStream {
+  const principalId = io.principal?.id;
   const taken = listens.take(principalId);
   telemetry.listenStreams(1);
   let released = false;
@@ -32,7 +35,7 @@ export function openListen(
     released = true;
   };
   try {
-    const sub = openSubscription(core.registry, req, core.info, core.options.maxUriLength);
+    const sub = openSubscription(core.registry, req, core.info, core.options, listenVisibility(core, io));
     let ended: JsonRpcResponse | undefined;
     let endStream: ((final: JsonRpcResponse) => void) | undefined;
     const close = () => {
@@ -44,9 +47,11 @@ export function openListen(
     const endWith = (error: unknown) => {
       if (ended) return;
       close();
-      ended = errorReply(req, error).message;
+      ended = errorReply(request, error).message;
       endStream?.(ended);
     };
+    // The error reply needs only the id: the request itself is not kept for the stream's life.
+    const request: JsonRpcRequest = { jsonrpc: '2.0', id: req.id, method: req.method };
     const leases = core.shared?.leases;
     const releaseFleet = leases && holdFleetListen(leases, core.options, principalId, endWith);
     return {

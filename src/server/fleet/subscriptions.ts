@@ -1,6 +1,8 @@
 /**
  * `subscriptions/listen` (2026-07-28): acknowledge the honoured filter, then forward matching
- * registry changes tagged with the subscription id until the client ends the stream.
+ * registry changes tagged with the subscription id until the client ends the stream. The stream
+ * keeps only its id and its filter (the URIs bounded in bytes by `maxSubscriptionUriBytes`), never
+ * the request; an update of a resource is sent only if the guards let this caller see it.
  */
 import { ProtocolError } from '../../errors/protocol-error';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/jsonrpc';
@@ -19,7 +21,8 @@ export interface Subscription {
 }
 
 /** `notifications` is required by the 2026-07-28 schema (SubscriptionsListenRequestParams). */
-function readFilter(params: JsonObject | undefined, maxUriLength: number): ListenFilter {
+function readFilter(params: JsonObject | undefined, limits: SubscriptionLimits): ListenFilter {
+  const { maxUriLength, maxSubscriptionUriBytes } = limits;
   const n = params?.notifications;
   if (typeof n !== 'object' || n === null || Array.isArray(n)) {
     throw ProtocolError.invalidParams(
@@ -39,6 +42,13 @@ function readFilter(params: JsonObject | undefined, maxUriLength: number): Liste
         `subscriptions/listen: a resourceSubscriptions URI is longer than ${maxUriLength} characters (maxUriLength)`,
       );
     }
+    const bytes = uris.reduce((n, u) => n + Buffer.byteLength(u), 0);
+    if (bytes > maxSubscriptionUriBytes) {
+      throw ProtocolError.invalidParams(
+        `subscriptions/listen: the resourceSubscriptions URIs take ${bytes} bytes, more than ` +
+          `${maxSubscriptionUriBytes} (maxSubscriptionUriBytes); subscribe to a common prefix instead`,
+      );
+    }
     if (uris.length) out.resourceSubscriptions = uris;
   }
   return out;
@@ -51,15 +61,27 @@ function covers(subscribed: string, updated: string): boolean {
   return subscribed.endsWith('/') || '/?#'.includes(updated.charAt(subscribed.length));
 }
 
+export interface SubscriptionLimits {
+  maxUriLength: number;
+  maxSubscriptionUriBytes: number;
+}
+
+const UNLIMITED: SubscriptionLimits = { maxUriLength: Infinity, maxSubscriptionUriBytes: Infinity };
+
+/** Whether this caller may hear about `uri` (its guards, asked as for a list); absent: everyone may. */
+export type UriVisibility = (uri: string) => boolean | Promise<boolean>;
+
 export function openSubscription(
   registry: Registry,
   req: JsonRpcRequest,
   serverInfo?: Implementation,
-  maxUriLength = Number.POSITIVE_INFINITY,
+  limits: SubscriptionLimits = UNLIMITED,
+  visible?: UriVisibility,
 ): Subscription {
   readModernEnvelope(req.params);
-  const filter = readFilter(req.params, maxUriLength);
-  const tag = { [Meta.subscriptionId]: req.id };
+  const filter = readFilter(req.params, limits);
+  const id = req.id;
+  const tag = { [Meta.subscriptionId]: id };
   const ack: JsonRpcNotification = {
     jsonrpc: '2.0',
     method: 'notifications/subscriptions/acknowledged',
@@ -86,8 +108,16 @@ export function openSubscription(
         const method = wants(e);
         if (!method) return;
         const params: JsonObject = { _meta: tag };
-        if (e.type === 'resourceUpdated') params.uri = e.uri;
-        send({ jsonrpc: '2.0', method, params });
+        if (e.type !== 'resourceUpdated') return send({ jsonrpc: '2.0', method, params });
+        params.uri = e.uri;
+        const seen = visible ? visible(e.uri) : true;
+        if (seen === true) return send({ jsonrpc: '2.0', method, params });
+        if (seen instanceof Promise) {
+          void seen.then(
+            (ok) => ok && !closed && send({ jsonrpc: '2.0', method, params }),
+            () => undefined,
+          );
+        }
       });
     },
     close: () => {
@@ -96,7 +126,7 @@ export function openSubscription(
       unsubscribe = undefined;
       // SubscriptionsListenResult: resultType, and _meta naming the stream (serverInfo as on every result).
       const _meta = serverInfo ? { ...tag, [Meta.serverInfo]: serverInfo } : tag;
-      return { jsonrpc: '2.0', id: req.id, result: { resultType: 'complete', _meta } };
+      return { jsonrpc: '2.0', id, result: { resultType: 'complete', _meta } };
     },
   };
 }

@@ -8,7 +8,7 @@ import type { RequestIO } from '../request/request-io';
 import { resourceUri } from '../request/resource-uri';
 import type { LegacySession } from './legacy-session';
 
-/** Subscribes only to what exists (a fixed resource or a template match), up to the per-session cap. */
+/** Subscribes only to what exists (a fixed resource or a template match), up to the per-session caps. */
 export async function legacySubscription(
   core: ServerCore,
   session: LegacySession,
@@ -36,6 +36,16 @@ export async function legacySubscription(
   if (session.subscriptions.size >= max) {
     throw ProtocolError.invalidRequest(
       `resources/subscribe: this session already holds ${max} subscriptions (maxSubscriptionsPerSession); unsubscribe first`,
+    );
+  }
+  // Counted in bytes too: with the session caps, this bounds what a principal's sessions hold.
+  const maxBytes = core.options.maxSubscriptionUriBytes;
+  let bytes = Buffer.byteLength(uri);
+  for (const held of session.subscriptions) bytes += Buffer.byteLength(held);
+  if (bytes > maxBytes) {
+    throw ProtocolError.invalidRequest(
+      `resources/subscribe: this session's subscriptions would take more than ${maxBytes} bytes of URIs ` +
+        '(maxSubscriptionUriBytes); unsubscribe first',
     );
   }
   session.subscriptions.add(uri);

@@ -115,7 +115,7 @@ export function callTool(
   if (!checked.ok) return invalidArguments(g, req, scope, io, checked.errors);
   if (def.task !== undefined && scope.era === 'modern') {
     const withTasks = declaresExtension(scope.clientCapabilities, TASKS_EXTENSION);
-    if (withTasks) return tasks.call(g, req, checked.value, scope, io);
+    if (withTasks) return taskCall(g, req, checked.value, scope, io, tasks);
     if (def.task === 'required') return tasksRequired(g, req, scope, io);
   }
   const outcome = runToolRound(core, g, req, checked.value, scope, io);
@@ -136,6 +136,22 @@ async function invalidArguments(
 ): Promise<Outcome<JsonObject>> {
   if (!(await knownTo(g, req, scope, io))) throw unknownTool(g.target);
   return { kind: 'complete', value: toolError(`Invalid arguments for tool ${g.target}: ${errors.join('; ')}`) };
+}
+
+/**
+ * A task tool's call: the guards first, then the task cap. Reserving the slot first would answer a
+ * caller the guards refuse with the cap's error at the cap, telling it the hidden tool exists.
+ */
+async function taskCall(
+  g: GuardedTool,
+  req: JsonRpcRequest,
+  args: unknown,
+  scope: RequestScope,
+  io: RequestIO,
+  tasks: TaskService,
+): Promise<Outcome<JsonObject> | TaskOutcome> {
+  if (!(await knownTo(g, req, scope, io))) throw unknownTool(g.target);
+  return tasks.call(g, req, args, scope, io);
 }
 
 /** A tool that needs the tasks extension, called without it (a tool the guards hide stays unknown). */

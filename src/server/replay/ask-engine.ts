@@ -57,7 +57,7 @@ async function runFlowRound<T>(
   opening: OpenedRound | Promise<OpenedRound>,
 ): Promise<Outcome<T>> {
   const round = opening instanceof Promise ? await opening : opening;
-  const hold = new FlowHold(deps, round.flow, r.io);
+  const hold = new FlowHold(deps, round.flow, r.io, round.flowStartedAt);
   if (round.continues) {
     telemetryOf(r.scope)?.continueFlow(hold.flowId, round.flow.firstSpan);
     // Claim before running anything: a flow that completed answers with its first result.

@@ -17,6 +17,7 @@ import { StoreUnavailableError } from '../../state/store-unavailable';
 import { hasKey, type FlowState } from '../../context/flow-state';
 import type { OnceLedger } from '../../context/replay-port';
 import type { ServerLogger } from '../core/server-logger';
+import { stateRefused } from './flow-open';
 
 export interface FlowHoldDeps {
   flows: FlowStore;
@@ -58,8 +59,13 @@ export class FlowHold implements OnceLedger {
   constructor(
     private readonly deps: FlowHoldDeps,
     private readonly flow: FlowState,
-    /** The request's IO; its signal is read only while waiting (a transport may create it lazily). */
-    private readonly io: { readonly signal: AbortSignal },
+    /**
+     * The request's IO; its signal is read only while waiting (a transport may create it lazily),
+     * its principal is whose share of the store a new flow counts against.
+     */
+    private readonly io: { readonly signal: AbortSignal; readonly principal?: { readonly id: string } },
+    /** A continuing round: when its flow started (a store that let its record go says `expired`). */
+    private readonly startedAtMs?: number,
   ) {}
 
   get flowId(): string {
@@ -76,7 +82,14 @@ export class FlowHold implements OnceLedger {
     if (this._held) return undefined;
     const giveUpAt = Date.now() + this.deps.flowBusyWaitMs;
     for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
-      const claim = await this.deps.flows.claim(this.flowId, this.holder, this.expiry(), this.deps.flowLeaseMs);
+      const claim = await this.deps.flows.claim(
+        this.flowId,
+        this.holder,
+        this.expiry(),
+        this.deps.flowLeaseMs,
+        this.io.principal?.id,
+        this.startedAtMs,
+      );
       switch (claim.kind) {
         case 'claimed':
           this._held = true;
@@ -91,11 +104,18 @@ export class FlowHold implements OnceLedger {
         case 'completed':
           return { result: claim.result };
         case 'full':
-          this.deps.logger.warn('flow store full: round refused', { flowId: this.flowId });
+          this.deps.logger.warn('flow store full: round refused', { flowId: this.flowId, scope: claim.scope });
           throw ProtocolError.internal(
-            'The server is tracking as many flows as maxTrackedFlows allows (a completed flow is kept until ' +
-              'its requestState expires, so a retry gets its result); retry later',
+            claim.scope === 'principal'
+              ? 'This caller has as many unfinished flows as maxTrackedFlowsPerPrincipal (or its byte share) ' +
+                  'allows; finish some, or retry after they expire'
+              : 'The server is tracking as many unfinished flows as maxTrackedFlows (or maxFlowStoreBytes) ' +
+                  'allows; retry later',
           );
+        case 'expired':
+          // Its completion record was let go under pressure: refused like any expired state, never run again.
+          this.deps.logger.warn('requestState refused', { reason: 'flow_record_dropped', flowId: this.flowId });
+          throw stateRefused();
         case 'busy':
           if (this.io.signal.aborted || Date.now() + delay > giveUpAt) {
             throw ProtocolError.internal(

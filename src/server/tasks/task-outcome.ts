@@ -20,6 +20,8 @@ export function outcomeOf(
     statusMessage: undefined,
     runner: undefined,
   };
+  // An ended task runs nothing again: its digest stands for the arguments from here on.
+  const ended = { ...base, call: { ...r.call, arguments: undefined } };
   if (!s.ok) {
     const e = s.error;
     if (!(e instanceof ProtocolError)) logFailure(e);
@@ -27,16 +29,16 @@ export function outcomeOf(
       e instanceof ProtocolError
         ? { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) }
         : { code: -32603, message: 'Internal error' };
-    return { ...base, status: 'failed', statusMessage: error.message, error };
+    return { ...ended, status: 'failed', statusMessage: error.message, error };
   }
   const o = s.value;
   if (o.kind === 'complete') {
     const size = Buffer.byteLength(JSON.stringify(o.value));
     if (size > maxTaskResultBytes) {
       const message = `The task result (${size} bytes) exceeds maxTaskResultBytes (${maxTaskResultBytes})`;
-      return { ...base, status: 'failed', statusMessage: message, error: { code: -32603, message } };
+      return { ...ended, status: 'failed', statusMessage: message, error: { code: -32603, message } };
     }
-    return { ...base, status: 'completed', result: o.value };
+    return { ...ended, status: 'completed', result: o.value };
   }
   const requests = (o.result.inputRequests ?? {}) as JsonObject;
   const requestState = o.result.requestState as string | undefined;

@@ -19,7 +19,10 @@ export function isTerminal(status: TaskStatus): boolean {
 export interface TaskCall {
   tool: string;
   requestId: string | number;
+  /** Kept while later rounds may replay them (counted under maxTaskArgumentBytes); dropped when the task ends. */
   arguments?: JsonObject;
+  /** SHA-256 (base64url) of the arguments' JSON: what an ended task keeps of them. */
+  argumentsDigest?: string;
   protocolVersion: string;
   clientCapabilities: ClientCapabilities;
   clientInfo?: Implementation;

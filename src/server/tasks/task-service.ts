@@ -7,7 +7,7 @@
  * collects the answers, and once all are in, the next round runs (on whichever instance received
  * the last answer) with the answers and the sealed requestState the record keeps.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../../context/principal';
 import { ProtocolError } from '../../errors/protocol-error';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc';
@@ -72,6 +72,15 @@ export class TaskService {
   ): Promise<Outcome<JsonObject> | TaskOutcome> {
     const def = g.def;
     const o = this.core.options;
+    // Later rounds replay the arguments, so the record keeps them until the task ends: bounded in bytes.
+    const argumentsJson = JSON.stringify(req.params?.arguments ?? {});
+    const argumentBytes = Buffer.byteLength(argumentsJson);
+    if (argumentBytes > o.maxTaskArgumentBytes) {
+      throw ProtocolError.invalidParams(
+        `tools/call: the arguments take ${argumentBytes} bytes, more than a task keeps (maxTaskArgumentBytes ` +
+          `${o.maxTaskArgumentBytes}); call it without the tasks extension, or with smaller arguments`,
+      );
+    }
     const now = Date.now();
     const at = new Date(now).toISOString();
     const runnerId = newRunnerId();
@@ -87,6 +96,7 @@ export class TaskService {
         tool: def.name,
         requestId: req.id,
         arguments: req.params?.arguments as JsonObject | undefined,
+        argumentsDigest: createHash('sha256').update(argumentsJson).digest('base64url'),
         protocolVersion: scope.protocolVersion,
         clientCapabilities: scope.clientCapabilities,
         clientInfo: scope.clientInfo,

@@ -16,7 +16,7 @@ import {
 } from '../../protocol/jsonrpc';
 import type { ServerEndpoint } from '../../server/server-endpoint';
 import { thrownDetail } from '../../server/core/server-logger';
-import { valueDepthExceeds } from './body-reader';
+import { parsedBodyProblem } from './body-reader';
 import type { EndpointContext, Exchange } from './endpoint-context';
 import { InMemoryEventStore } from './event-store';
 import { corsHeaders, preflight, rejectHostOrOrigin, type HostPolicy } from './host-guard';
@@ -335,18 +335,11 @@ export class HttpEndpoint {
     cors: Record<string, string>,
   ): Promise<Decoded | undefined> {
     if (req.body.kind === 'parsed') {
-      if (valueDepthExceeds(req.body.value, MAX_JSON_DEPTH + 1)) {
-        sendError(
-          res,
-          400,
-          noId(req.headers),
-          ErrorCode.InvalidRequest,
-          `JSON nesting deeper than ${MAX_JSON_DEPTH}`,
-          cors,
-        );
-        return undefined;
-      }
-      return decodeValue(req.body.value);
+      const declared = Number(header(req.headers, 'content-length'));
+      const problem = parsedBodyProblem(req.body.value, declared, this.options.maxBodyBytes, MAX_JSON_DEPTH);
+      if (!problem) return decodeValue(req.body.value);
+      sendError(res, problem.status, noId(req.headers), ErrorCode.InvalidRequest, problem.reason, cors);
+      return undefined;
     }
     const body = await req.body.read(this.options.maxBodyBytes);
     if (!body.ok) {

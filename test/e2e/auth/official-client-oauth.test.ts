@@ -36,7 +36,7 @@ test('official v2 client: client credentials through discovery, then a call as a
   await client.connect(new ModernTransport(new URL(s.server.url), { authProvider: provider }));
   try {
     const who = JSON.parse(String(text(await client.callTool({ name: 'whoami', arguments: { text: 'x' } }))));
-    expect(who).toMatchObject({ id: 'alice', scopes: ['tools:read'] });
+    expect(who).toMatchObject({ id: `sub:alice@${s.as.issuer}`, scopes: ['tools:read'] });
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('peek');
     expect(names).not.toContain('erase');
@@ -78,7 +78,7 @@ test('official v1 client: a 2025-11-25 session through the same discovery', asyn
   try {
     expect(transport.sessionId).toBeDefined();
     const who = JSON.parse(String(text(await client.callTool({ name: 'whoami', arguments: { text: 'x' } }))));
-    expect(who).toMatchObject({ id: 'alice' });
+    expect(who).toMatchObject({ id: `sub:alice@${s.as.issuer}` });
   } finally {
     await client.close();
   }

@@ -89,7 +89,7 @@ describe.each(starts.map(([name, start], i) => [name, start, i] as const))('%s',
     const token = await as.token(alice, { resource: resources[i] });
     const ok = await modernPost(url, 2, 'tools/call', call, { Authorization: `Bearer ${token}` });
     expect(ok.status).toBe(200);
-    expect(ok.json().result.content[0].text).toContain('"id":"alice"');
+    expect(ok.json().result.content[0].text).toContain(`"id":"sub:alice@${as.issuer}"`);
     const elsewhere = await as.token(alice, { resource: resources[(i + 1) % resources.length] });
     const wrong = await modernPost(url, 3, 'tools/call', call, { Authorization: `Bearer ${elsewhere}` });
     expect(wrong.status).toBe(401);

@@ -30,7 +30,7 @@ test('an opaque token for this resource passes; the principal is its client (no 
     const r = await whoami(token);
     expect(r.status).toBe(200);
     expect(JSON.parse(r.json().result.content[0].text)).toEqual({
-      id: 'client:alice',
+      id: `client:alice@${s.as.issuer}`,
       clientId: 'alice',
       scopes: ['tools:read'],
     });

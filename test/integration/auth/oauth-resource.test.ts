@@ -101,7 +101,7 @@ describe('a valid JWT access token', () => {
     const r = await whoami(bearer(token));
     expect(r.status).toBe(200);
     expect(JSON.parse(r.json().result.content[0].text)).toEqual({
-      id: 'alice',
+      id: `sub:alice@${s.as.issuer}`,
       clientId: 'alice',
       scopes: ['tools:read', 'tools:write'],
     });

@@ -54,7 +54,7 @@ test.each(['2026-07-28', '2025-11-25'] as const)('a user signs in with authoriza
     { protocolVersion: v },
   );
   const me = who(await client.callTool('whoami', { text: 'hi' }));
-  expect(me.id).toBe('alice');
+  expect(me.id).toBe(`sub:alice@${provider.issuer}`);
   expect(me.scopes).toContain('tools:read');
   await client.close();
 });

@@ -1,4 +1,8 @@
-/** Introspection answers: checked, cached by the token's hash for a while (never past exp), bounded. */
+/**
+ * Introspection answers: checked, cached by the token's hash for a while (never past exp), bounded;
+ * refusals remembered for negativeCacheSeconds; copies of one token share a request; a failing
+ * endpoint is left alone for the failure cooldown; at most maxInFlight requests at once.
+ */
 import { IntrospectionVerifier } from '../../../src/auth/introspection-verifier';
 import { InvalidTokenError } from '../../../src/auth/token-verifier';
 
@@ -9,8 +13,15 @@ const options = {
   timeoutMs: 1000,
   cacheSeconds: 30,
   maxCacheEntries: 2,
+  negativeCacheSeconds: 10,
+  maxInFlight: 4,
 };
-const expect_ = { resource: 'https://mcp.example/mcp', issuer: 'https://as.example', clockToleranceSeconds: 0 };
+const expect_ = {
+  resource: 'https://mcp.example/mcp',
+  issuer: 'https://as.example',
+  clockToleranceSeconds: 0,
+  failureCooldownMs: 5000,
+};
 
 let answers: Array<Record<string, unknown>>;
 let bodies: string[];
@@ -26,7 +37,8 @@ beforeEach(() => {
 });
 afterEach(() => jest.restoreAllMocks());
 
-const verifier = () => new IntrospectionVerifier(options, expect_, () => now);
+const verifier = (o: Partial<typeof options> = {}) =>
+  new IntrospectionVerifier({ ...options, ...o }, expect_, () => now, () => 0);
 const active = (extra: Record<string, unknown> = {}) => ({
   active: true,
   sub: 'ada',
@@ -66,12 +78,65 @@ test.each<[string, Record<string, unknown>]>([
   ['expired', { exp: 1 }],
   ['not yet valid', { nbf: 9_999_999_999 }],
   ['a refresh token', { token_type: 'refresh_token' }],
-])('%s is refused and not cached', async (_name, change) => {
+  ['issued in the future', { iat: 9_999_999_999 }],
+  ['a numeric sub', { sub: 42 }],
+  ['an empty sub', { sub: '' }],
+])('%s is refused, remembered for negativeCacheSeconds, then asked again', async (_name, change) => {
   const v = verifier();
   answers.push({ ...active(), ...change });
   await expect(v.verify('tok')).rejects.toBeInstanceOf(InvalidTokenError);
   answers.push(active());
+  await expect(v.verify('tok')).rejects.toBeInstanceOf(InvalidTokenError);
+  expect(bodies).toHaveLength(1);
+  now += 10_001;
   await expect(v.verify('tok')).resolves.toMatchObject({ subject: 'ada' });
+  expect(bodies).toHaveLength(2);
+});
+
+test('negativeCacheSeconds 0 asks again at once', async () => {
+  const v = verifier({ negativeCacheSeconds: 0 });
+  answers.push({ active: false }, active());
+  await expect(v.verify('tok')).rejects.toBeInstanceOf(InvalidTokenError);
+  await expect(v.verify('tok')).resolves.toMatchObject({ subject: 'ada' });
+});
+
+test('parallel copies of one token share one request', async () => {
+  const v = verifier();
+  answers.push(active());
+  const all = await Promise.all(Array.from({ length: 50 }, () => v.verify('same')));
+  expect(all.every((t) => t.subject === 'ada')).toBe(true);
+  expect(bodies).toHaveLength(1);
+});
+
+test('after a failure the endpoint is left alone for the cooldown (with jitter), then asked again', async () => {
+  let calls = 0;
+  jest.spyOn(globalThis, 'fetch').mockImplementation(async () => {
+    calls++;
+    if (calls === 1) return new Response('oops', { status: 500 });
+    return new Response(JSON.stringify(active()), { status: 200 });
+  });
+  const v = verifier();
+  for (let i = 0; i < 100; i++) await expect(v.verify(`junk-${i}`)).rejects.not.toBeInstanceOf(InvalidTokenError);
+  expect(calls).toBe(1);
+  now += 5001;
+  await expect(v.verify('tok')).resolves.toMatchObject({ subject: 'ada' });
+  expect(calls).toBe(2);
+});
+
+test('over maxInFlight a new token gets a dependency refusal, not a request', async () => {
+  const release: Array<() => void> = [];
+  jest.spyOn(globalThis, 'fetch').mockImplementation(
+    () => new Promise<Response>((r) => release.push(() => r(new Response(JSON.stringify(active()), { status: 200 })))),
+  );
+  const v = verifier();
+  const running = ['a', 'b', 'c', 'd'].map((t) => v.verify(t));
+  await expect(v.verify('e')).rejects.not.toBeInstanceOf(InvalidTokenError);
+  expect(release).toHaveLength(4);
+  release.forEach((r) => r());
+  await Promise.all(running);
+  const e = v.verify('e');
+  release[4]!();
+  await expect(e).resolves.toMatchObject({ subject: 'ada' });
 });
 
 test('the cache holds at most maxCacheEntries', async () => {

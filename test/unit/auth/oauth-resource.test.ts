@@ -22,7 +22,15 @@ function resource(extra: Record<string, unknown> = {}): ResourceServer {
 test('a verifier of your own decides; its principal is the default mapping', async () => {
   expect(await resource().authenticate('Bearer good')).toEqual({
     ok: true,
-    principal: { id: 'ada', subject: 'ada', clientId: 'cli', issuer: undefined, scopes: ['a'], claims: { sub: 'ada' } },
+    principal: {
+      id: 'sub:ada@',
+      kind: 'sub',
+      subject: 'ada',
+      clientId: 'cli',
+      issuer: undefined,
+      scopes: ['a'],
+      claims: { sub: 'ada' },
+    },
   });
 });
 

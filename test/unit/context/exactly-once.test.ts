@@ -172,7 +172,7 @@ describe('2026: exactly once whatever the client resends', () => {
     const second = await client.raw('tools/call', { name: 'catcher', arguments: {} });
     expect('error' in second && second.error).toMatchObject({
       code: -32603,
-      message: expect.stringMatching(/maxTrackedFlows.*completed flow is kept until its requestState expires/),
+      message: expect.stringMatching(/tracking as many unfinished flows as maxTrackedFlows/),
     });
     // The tracked flow goes on, and a call that needs no next round is not affected.
     const state = 'result' in first ? (first.result.requestState as string) : '';
@@ -183,6 +183,66 @@ describe('2026: exactly once whatever the client resends', () => {
       inputResponses: { 'elicitation-1': { action: 'accept', content: { confirm: true } } },
     });
     expect('result' in done && text(done.result)).toBe('went');
+  });
+});
+
+describe('flow store pools (issue 31, N5)', () => {
+  const runs = { completed: 0 };
+  class Counted {
+    @Tool({ description: 'asks once, then counts its completions' })
+    async counted(ctx: Context) {
+      await ctx.confirm('Go?');
+      runs.completed++;
+      return `done-${runs.completed}`;
+    }
+  }
+  const yes = { 'elicitation-1': { action: 'accept', content: { confirm: true } } };
+  const stateOf = (r: Awaited<ReturnType<MemoryClient['raw']>>) =>
+    'result' in r ? (r.result.requestState as string) : '';
+
+  test('one principal filling its share of unfinished flows is refused; another principal is served', async () => {
+    const app = makeApp([Counted], { maxTrackedFlowsPerPrincipal: 2 });
+    const as = (id: string) => MemoryClient.connect(app, { era: 'modern', capabilities: caps, principal: { id } });
+    const mallory = await as('mallory');
+    const ada = await as('ada');
+    for (let i = 0; i < 2; i++) {
+      expect(stateOf(await mallory.raw('tools/call', { name: 'counted', arguments: {} }))).not.toBe('');
+    }
+    const refused = await mallory.raw('tools/call', { name: 'counted', arguments: {} });
+    expect('error' in refused && refused.error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/maxTrackedFlowsPerPrincipal/),
+    });
+    const first = await ada.raw('tools/call', { name: 'counted', arguments: {} });
+    const done = await ada.raw('tools/call', {
+      name: 'counted',
+      arguments: {},
+      requestState: stateOf(first),
+      inputResponses: yes,
+    });
+    expect('result' in done && text(done.result)).toMatch(/^done-/);
+  });
+
+  test('completion records let go under pressure: the store keeps serving; a retry of one is refused, not run', async () => {
+    const app = makeApp([Counted], { maxTrackedFlows: 2 });
+    const client = await MemoryClient.connect(app, { era: 'modern', capabilities: caps });
+    const finals: Array<Record<string, unknown>> = [];
+    for (let i = 0; i < 5; i++) {
+      const first = await client.raw('tools/call', { name: 'counted', arguments: {} });
+      const final = { name: 'counted', arguments: {}, requestState: stateOf(first), inputResponses: yes };
+      const done = await client.raw('tools/call', final);
+      expect('result' in done && text(done.result)).toMatch(/^done-/);
+      finals.push(final);
+    }
+    const before = runs.completed;
+    // The newest record is kept: its retry gets its first result without running.
+    const kept = await client.raw('tools/call', finals[4]!);
+    expect('result' in kept && text(kept.result)).toBe(`done-${before}`);
+    // The oldest was let go: its retry is refused as expired, never run a second time.
+    const dropped = await client.raw('tools/call', finals[0]!);
+    const refusal = { code: -32602, data: { reason: 'invalid_request_state' } };
+    expect('error' in dropped && dropped.error).toMatchObject(refusal);
+    expect(runs.completed).toBe(before);
   });
 });
 

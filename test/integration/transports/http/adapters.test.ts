@@ -179,3 +179,34 @@ test('fetch handler directly: a 4 MiB+1 body is 413, other paths 404', async () 
   }));
   expect(ok.status).toBe(200);
 });
+
+test('express: maxBodyBytes holds behind a parser whose limit is larger (issue 31, N9)', async () => {
+  const web = express();
+  web.use(express.json({ limit: '20mb' }));
+  web.use(mcpExpress(makeApp(), { path: '/mcp', maxBodyBytes: 1024 * 1024 }));
+  const srv = await new Promise<Server>((r) => {
+    const s = web.listen(0, '127.0.0.1', () => r(s));
+  });
+  const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/mcp`;
+  try {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'x'.repeat(6 * 1024 * 1024) }, _meta: modernMeta() },
+    });
+    const headers = { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN };
+    // Declared length, and chunked (no length: the parsed body is measured).
+    const length = { 'Content-Length': String(Buffer.byteLength(body)) };
+    const declared = await rawRequest(url, { headers: { ...headers, ...length }, body });
+    expect(declared.status).toBe(413);
+    const chunked = await rawRequest(url, { headers, body });
+    expect(chunked.status).toBe(413);
+    expect(chunked.json().error.message).toContain('larger than 1048576 bytes');
+    // Under the cap it is served as before.
+    const small = await modernPost(url, 2, 'tools/call', { name: 'echo', arguments: { text: 'x'.repeat(1000) } });
+    expect(small.status).toBe(200);
+  } finally {
+    await new Promise<void>((r) => srv.close(() => r()));
+  }
+});

@@ -3,8 +3,8 @@
  * task, its ask is answered through tasks/update, and the same handler gives the same result run
  * synchronously (2026 without the extension: MRTR) and on a legacy session (a real elicitation).
  */
-import { IsBoolean } from 'class-validator';
-import { Context, Field, Tool } from '../../../../src';
+import { IsBoolean, IsString } from 'class-validator';
+import { Context, Field, Tool, UseGuards, type CanActivate, type ExecutionContext } from '../../../../src';
 import { TASKS_EXTENSION } from '../../../../src/protocol/extensions';
 import { makeApp, MemoryClient } from '../../../helpers/apps';
 
@@ -53,8 +53,33 @@ class Jobs {
   }
 }
 
+class Note {
+  @IsString() @Field() text!: string;
+}
+
+class Notes {
+  @Tool({ description: 'keeps a note', task: 'optional' })
+  note(args: Note): string {
+    return `noted ${args.text.length}`;
+  }
+}
+
+class NotMallory implements CanActivate {
+  canActivate(ctx: ExecutionContext): boolean {
+    return ctx.principal?.id !== 'mallory';
+  }
+}
+
+class Hidden {
+  @Tool({ description: 'a task tool mallory must not learn of', task: 'required' })
+  @UseGuards(new NotMallory())
+  secret(): string {
+    return 'secret';
+  }
+}
+
 const withTasks = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };
-const app = makeApp([Jobs], { taskAfterMs: 0, maxAnonymousTasks: 50, maxTasksPerPrincipal: 3 });
+const app = makeApp([Jobs, Hidden], { taskAfterMs: 0, maxAnonymousTasks: 50, maxTasksPerPrincipal: 3 });
 
 async function until(c: MemoryClient, taskId: string, status: string): Promise<Record<string, unknown>> {
   for (;;) {
@@ -198,6 +223,32 @@ describe('hostile and malformed input on the task API', () => {
     });
     expect(lastSignal).toBe(before);
     for (const taskId of ids) await c.request('tasks/cancel', { taskId });
+  });
+
+  test('at the task cap, a guard-hidden task tool answers like an unknown tool (issue 31, N7)', async () => {
+    const c = await MemoryClient.connect(app, { era: 'modern', capabilities: withTasks, principal: { id: 'mallory' } });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push((await c.request('tools/call', { name: 'forever', arguments: {} })).taskId as string);
+    }
+    const hidden = await c.raw('tools/call', { name: 'secret', arguments: {} });
+    const unknown = await c.raw('tools/call', { name: 'no-such-tool', arguments: {} });
+    expect(hidden).toMatchObject({ error: { code: -32602, message: 'Unknown tool: secret' } });
+    expect(unknown).toMatchObject({ error: { code: -32602, message: 'Unknown tool: no-such-tool' } });
+    // Another principal sees the tool and is served.
+    const ada = await MemoryClient.connect(app, { era: 'modern', capabilities: withTasks, principal: { id: 'ada' } });
+    const served = await ada.request('tools/call', { name: 'secret', arguments: {} });
+    expect(served).toMatchObject({ resultType: 'complete' });
+    for (const taskId of ids) await c.request('tasks/cancel', { taskId });
+  });
+
+  test('arguments larger than maxTaskArgumentBytes are refused before a task is made (issue 31, N2)', async () => {
+    const small = makeApp([Notes], { taskAfterMs: 0, maxTaskArgumentBytes: 1024 });
+    const c = await MemoryClient.connect(small, { era: 'modern', capabilities: withTasks });
+    const big = await c.raw('tools/call', { name: 'note', arguments: { text: 'x'.repeat(2000) } });
+    expect(big).toMatchObject({ error: { code: -32602, message: expect.stringContaining('maxTaskArgumentBytes') } });
+    const fine = await c.request('tools/call', { name: 'note', arguments: { text: 'x'.repeat(100) } });
+    expect(JSON.stringify(fine)).toMatch(/noted 100|"taskId"/);
   });
 
   test('a result larger than maxTaskResultBytes fails the task instead of being kept', async () => {
