@@ -9,6 +9,7 @@ import { assertSingleLibraryCopies } from './library-copies';
 import type { ContextServerOptions } from '../server/core/server-options';
 import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
+import { buildSkills } from '../registry/build-skills';
 import { Registry } from '../registry/registry';
 import type {
   CompletionDefinition,
@@ -252,7 +253,8 @@ export class McpApplication {
 
   private discover(cls: Function): void {
     const found = explore(cls);
-    const declares = Object.values(found).some((list) => list.length > 0);
+    const skills = buildSkills(cls);
+    const declares = Object.values(found).some((list) => list.length > 0) || skills.resources.length > 0;
     if (!declares) {
       // A plain service: one instance for the application (DESIGN D8).
       if (!this.container.isRegistered(cls as never)) this.container.registerSingleton(cls as new () => unknown);
@@ -263,6 +265,9 @@ export class McpApplication {
     found.resources.forEach((d) => this.registry.addResource(d));
     found.resourceTemplates.forEach((d) => this.registry.addResourceTemplate(d));
     found.completions.forEach((d) => this.registry.addCompletion(d));
+    skills.resources.forEach((d) => this.registry.addResource(d));
+    skills.skills.forEach((d) => this.registry.addSkill(d));
+    skills.directories.forEach((d) => this.registry.addDirectory(d));
   }
 }
 

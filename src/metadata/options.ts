@@ -98,6 +98,20 @@ export interface ResourceTemplateOptions extends AskingOptions {
   _meta?: JsonObject;
 }
 
+/** `@Skills`: a folder of Agent Skills published over MCP (SEP-2640). */
+export interface SkillsOptions {
+  /** A folder of skill folders, each holding a SKILL.md (relative paths resolve against the working directory). */
+  directory: string;
+  /** An organising prefix for every skill URI: `acme/billing` → `skill://acme/billing/<name>/SKILL.md`. */
+  prefix?: string;
+  /** Largest file served, in bytes (default 4 MiB); a bigger one fails start-up. */
+  maxFileBytes?: number;
+  /** Most files read from the folder (default 4096); more fails start-up. */
+  maxFiles?: number;
+  /** Cache hints of the skill files' reads (2026-07-28). */
+  cache?: CacheHints;
+}
+
 /** What a completion method completes: a prompt argument or a resource-template variable. */
 export type CompletionTarget = { prompt: string; argument: string } | { resourceTemplate: string; argument: string };
 
