@@ -109,7 +109,7 @@ export class McpApplication {
         invoker: new Invoker(this.container),
         logger,
         forms: new UndeclaredForms(logger, server.undeclaredForms),
-        capabilities: serverCapabilities(),
+        capabilities: serverCapabilities({ skills: this.registry.hasSkills() }),
         engine: {
           ...server,
           sealer: this.stateCodec,
@@ -240,11 +240,15 @@ export class McpApplication {
       ...this.registry.listPrompts(),
       ...this.registry.listResources(),
       ...this.registry.listResourceTemplates(),
+      ...this.registry.listSkills(),
+      ...this.registry.listDirectories(),
     ];
     const classes = new Set(Pipelines.classesOf(appWide));
     for (const def of defs) {
-      if (def.source.kind !== 'method') continue;
-      for (const cls of Pipelines.classesOf(pipelineRefsOf(def.source.cls, def.source.method))) classes.add(cls);
+      const { source } = def;
+      if (!source.cls) continue;
+      const refs = pipelineRefsOf(source.cls, source.kind === 'method' ? source.method : undefined);
+      for (const cls of Pipelines.classesOf(refs)) classes.add(cls);
     }
     assertConstructible(classes, this.container);
     for (const def of defs) pipelines.of(def);

@@ -96,6 +96,9 @@ export class Registry {
   directory(uri: string): DirectoryDefinition | undefined {
     return this.directories.get(uri);
   }
+  listDirectories(): readonly DirectoryDefinition[] {
+    return [...this.directories.values()];
+  }
 
   tool(name: string): ToolDefinition | undefined {
     return this.tools.get(name);

@@ -81,7 +81,7 @@ export async function visibleItems<T extends Item>(
           get context() {
             return contextOf();
           },
-          handlerClass: item.source.kind === 'method' ? item.source.cls : undefined,
+          handlerClass: item.source.cls,
           handlerMethod: item.source.kind === 'method' ? item.source.method : undefined,
         },
         contextOf,

@@ -6,11 +6,11 @@
 import { ProtocolError } from '../../errors/protocol-error';
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
 import { SKILL_FILE } from '../../protocol/skills';
-import { page } from '../pagination';
-import type { RequestIO } from '../request-io';
-import type { RequestScope } from '../request-scope';
-import { resourceUri } from '../resource-uri';
-import type { ServerCore } from '../server-core';
+import { page } from '../replies/pagination';
+import type { RequestIO } from '../request/request-io';
+import type { RequestScope } from '../request/request-scope';
+import { resourceUri } from '../request/resource-uri';
+import type { ServerCore } from '../core/server-core';
 import { knownTo } from './guarded';
 import { CALLER_DEPENDENT, visibleItems } from './list-visibility';
 
@@ -66,7 +66,9 @@ export async function readDirectory(
       : ProtocolError.invalidParams(`No directory is served at ${uri}`, { uri });
   if (!def) throw missing();
   const g = { def, kind: 'resource' as const, method: req.method, target: uri, pipe: core.pipelines.of(def) };
-  if (!(await knownTo(g, req, scope, io))) throw ProtocolError.invalidParams(`No directory is served at ${uri}`, { uri });
+  if (!(await knownTo(g, req, scope, io))) {
+    throw ProtocolError.invalidParams(`No directory is served at ${uri}`, { uri });
+  }
   const { items, nextCursor } = page(def.children, req.params?.cursor, core.options.pageSize);
   const result: JsonObject = { resources: items as unknown as JsonObject[] };
   if (nextCursor) result.nextCursor = nextCursor;

@@ -35,7 +35,7 @@ export class CallExecution implements ExecutionContext {
     this.principal = context.principal;
     this.era = context.era;
     this.protocolVersion = context.protocolVersion;
-    this.handlerClass = source.kind === 'method' ? source.cls : undefined;
+    this.handlerClass = source.cls;
     this.handlerMethod = source.kind === 'method' ? source.method : undefined;
     this.flow = new Flow(round);
   }
