@@ -25,7 +25,8 @@ export class Registry {
   private readonly completions = new Map<string, CompletionDefinition>();
   private readonly skills = new Map<string, SkillDefinition>();
   private readonly skillNames = new Map<string, SkillDefinition>();
-  private readonly directories = new Map<string, DirectoryDefinition>();
+  /** Several `@Skills` folders may share a prefix level (`skill://acme`): one definition each. */
+  private readonly directories = new Map<string, DirectoryDefinition[]>();
   private readonly listeners = new Set<RegistryListener>();
   private readonly localListeners = new Set<RegistryListener>();
   /** Snapshots for listing, rebuilt lazily after a change so list calls allocate nothing. */
@@ -82,7 +83,8 @@ export class Registry {
     this.snapshots.skills = undefined;
   }
   addDirectory(def: DirectoryDefinition): void {
-    this.put(this.directories, def.uri, def, 'skill directory');
+    const same = this.directories.get(def.uri) ?? [];
+    this.directories.set(def.uri, [...same, def]);
   }
   skill(uri: string): SkillDefinition | undefined {
     return this.skills.get(uri);
@@ -93,11 +95,12 @@ export class Registry {
   hasSkills(): boolean {
     return this.skills.size > 0;
   }
-  directory(uri: string): DirectoryDefinition | undefined {
+  /** The definitions of a directory URI (one per folder that has it), or undefined. */
+  directory(uri: string): readonly DirectoryDefinition[] | undefined {
     return this.directories.get(uri);
   }
   listDirectories(): readonly DirectoryDefinition[] {
-    return [...this.directories.values()];
+    return [...this.directories.values()].flat();
   }
 
   tool(name: string): ToolDefinition | undefined {

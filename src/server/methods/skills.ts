@@ -6,6 +6,7 @@
 import { ProtocolError } from '../../errors/protocol-error';
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
 import { SKILL_FILE } from '../../protocol/skills';
+import type { DirectoryChild } from '../../skills/skill-set';
 import { page } from '../replies/pagination';
 import type { RequestIO } from '../request/request-io';
 import type { RequestScope } from '../request/request-scope';
@@ -59,20 +60,25 @@ export async function readDirectory(
   io: RequestIO,
 ): Promise<JsonObject> {
   const uri = checkedUri(req, core);
-  const def = core.registry.directory(uri);
-  const missing = () =>
-    core.registry.resource(uri)
-      ? ProtocolError.invalidParams(`${uri} is not a directory resource`, { uri })
-      : ProtocolError.invalidParams(`No directory is served at ${uri}`, { uri });
-  if (!def) throw missing();
-  const g = { def, kind: 'resource' as const, method: req.method, target: uri, pipe: core.pipelines.of(def) };
-  if (!(await knownTo(g, req, scope, io))) {
+  const defs = core.registry.directory(uri);
+  if (!defs && core.registry.resource(uri)) {
+    throw ProtocolError.invalidParams(`${uri} is not a directory resource`, { uri });
+  }
+  // A level several folders share lists what each folder the caller may see puts there.
+  const children: DirectoryChild[] = [];
+  let guarded = false;
+  for (const def of defs ?? []) {
+    const g = { def, kind: 'resource' as const, method: req.method, target: uri, pipe: core.pipelines.of(def) };
+    guarded ||= (g.pipe?.guards.length ?? 0) > 0;
+    if (await knownTo(g, req, scope, io)) children.push(...def.children);
+  }
+  if (children.length === 0 && !defs?.some((d) => d.children.length === 0)) {
     throw ProtocolError.invalidParams(`No directory is served at ${uri}`, { uri });
   }
-  const { items, nextCursor } = page(def.children, req.params?.cursor, core.options.pageSize);
+  const { items, nextCursor } = page(children, req.params?.cursor, core.options.pageSize);
   const result: JsonObject = { resources: items as unknown as JsonObject[] };
   if (nextCursor) result.nextCursor = nextCursor;
-  if (g.pipe?.guards.length) CALLER_DEPENDENT.add(result);
+  if (guarded) CALLER_DEPENDENT.add(result);
   return result;
 }
 

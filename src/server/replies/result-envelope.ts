@@ -19,6 +19,7 @@ const CACHEABLE = new Set([
   'resources/list',
   'resources/templates/list',
   'skills/list',
+  'resources/directory/read',
 ]);
 
 /** A 2026 result: `serverInfoMeta` is the frozen `_meta` every result carries. */
