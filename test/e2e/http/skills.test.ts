@@ -99,12 +99,13 @@ afterAll(async () => {
 });
 
 const as = (user: string) => ({ authorization: `Bearer ${user}` });
+const pinned = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
 
 describe('the official v2 client skills API (2026-07-28)', () => {
   let client: ModernClient;
   let skills: OfficialSkills;
   beforeAll(async () => {
-    client = new ModernClient({ name: 'v2-skills', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client = new ModernClient({ name: 'v2-skills', version: '1.0.0' }, pinned);
     await client.connect(new ModernTransport(new URL(server.url), { requestInit: { headers: as('guest') } }));
     skills = new OfficialSkills(client);
   });
@@ -141,7 +142,7 @@ describe('the official v2 client skills API (2026-07-28)', () => {
 
   test('a guarded skill is hidden from a caller its guards refuse, shown to one they let in', async () => {
     await expect(skills.get(REFUNDS)).rejects.toThrow(/No skill is served at skill:\/\/travel\/refunds\/SKILL.md/);
-    const staff = new ModernClient({ name: 'v2-staff', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const staff = new ModernClient({ name: 'v2-staff', version: '1.0.0' }, pinned);
     await staff.connect(new ModernTransport(new URL(server.url), { requestInit: { headers: as('staff') } }));
     try {
       const staffSkills = new OfficialSkills(staff);
