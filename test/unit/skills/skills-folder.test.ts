@@ -116,7 +116,8 @@ test('start-up refuses a file outside every skill folder', () => {
 test('start-up refuses two skills with one name, naming both', () => {
   write('a/seat-map/SKILL.md', skillMd('seat-map'));
   write('b/seat-map/SKILL.md', skillMd('seat-map'));
-  expect(refused(() => appWith({ directory: join(root, 'a') }, { directory: join(root, 'b'), prefix: 'other' }))).toMatch(
+  const both = () => appWith({ directory: join(root, 'a') }, { directory: join(root, 'b'), prefix: 'other' });
+  expect(refused(both)).toMatch(
     /Skill name "seat-map" is published twice: skill:\/\/seat-map\/SKILL.md .* and skill:\/\/other\/seat-map\/SKILL.md/,
   );
 });
