@@ -10,6 +10,7 @@ import type { ContextServerOptions } from '../server/core/server-options';
 import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
 import { buildSkills } from '../registry/build-skills';
+import { assertAppsLinked } from './app-links';
 import { Registry } from '../registry/registry';
 import type {
   CompletionDefinition,
@@ -80,6 +81,7 @@ export class McpApplication {
       if (typeof p === 'function') this.discover(p);
     }
     assertConstructible(constructedClasses(options.providers), this.container);
+    assertAppsLinked(this.registry);
 
     const shared = this.container.isRegistered(SHARED_STORES) ? this.container.resolve(SHARED_STORES) : undefined;
     this.shared = shared;
@@ -247,7 +249,7 @@ export class McpApplication {
     for (const def of defs) {
       const { source } = def;
       if (!source.cls) continue;
-      const refs = pipelineRefsOf(source.cls, source.kind === 'method' ? source.method : undefined);
+      const refs = pipelineRefsOf(source.cls, source.method);
       for (const cls of Pipelines.classesOf(refs)) classes.add(cls);
     }
     assertConstructible(classes, this.container);

@@ -12,12 +12,12 @@ export type InputValidation = { ok: true; value: unknown } | { ok: false; errors
 
 /**
  * Where the code of a definition lives: a method of a provider class, or a plain function. A function
- * that a decorated class publishes (a `@Skills` file) names that class in `cls`: its class-level
- * guards, interceptors and filters apply.
+ * that a decorated class publishes (a `@Skills` file, a tool's app) names that class in `cls`, and
+ * the tool's method in `method`: their guards, interceptors and filters apply to it.
  */
 export type HandlerSource =
   | { kind: 'method'; cls: Function; method: string; paramTypes: readonly Function[] }
-  | { kind: 'function'; fn: (input: unknown, ctx: never) => unknown; cls?: Function };
+  | { kind: 'function'; fn: (input: unknown, ctx: never) => unknown; cls?: Function; method?: string };
 
 interface Common<Entry extends JsonObject> {
   /** `Class.method` (or `name` for run-time registrations): for error messages. */

@@ -82,7 +82,7 @@ export async function visibleItems<T extends Item>(
             return contextOf();
           },
           handlerClass: item.source.cls,
-          handlerMethod: item.source.kind === 'method' ? item.source.method : undefined,
+          handlerMethod: item.source.method,
         },
         contextOf,
       );

@@ -36,7 +36,7 @@ export class CallExecution implements ExecutionContext {
     this.era = context.era;
     this.protocolVersion = context.protocolVersion;
     this.handlerClass = source.cls;
-    this.handlerMethod = source.kind === 'method' ? source.method : undefined;
+    this.handlerMethod = source.method;
     this.flow = new Flow(round);
   }
 

@@ -53,7 +53,7 @@ export class Pipelines {
       source.kind === 'method'
         ? pipelineRefsOf(source.cls, source.method)
         : source.cls
-          ? pipelineRefsOf(source.cls, undefined)
+          ? pipelineRefsOf(source.cls, source.method)
           : EMPTY_PIPELINE;
     const refs = (kind: Kind) => [...this.appWide[kind], ...own[kind]];
     const guards = refs('guards');
