@@ -7,7 +7,7 @@ import { BookingStore } from './catalog';
 import { FlightTools } from './flights.tools';
 import { Guides } from './guides';
 import { ReportTools } from './reports.tools';
-import { SeatMapTools } from './seat-map.tools';
+import { SeatHolds, SeatMapTools } from './seat-map.tools';
 import { TravelSkills } from './skills';
 
 /** `redisUrl`: a fleet's shared stores (docs/deployment.md); without it everything stays in this process. */
@@ -19,6 +19,7 @@ export function createTravelDesk(options: { requestStateKey?: string; redisUrl?:
     providers: [
       BookingStore,
       FlightTools,
+      SeatHolds,
       SeatMapTools,
       ReportTools,
       AccountTools,

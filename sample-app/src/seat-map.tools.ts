@@ -13,10 +13,20 @@ const LETTERS = ['A', 'B', 'C', 'D'];
 const ROWS = 4;
 const SEAT_MAP_URI = 'ui://seat_map/app.html';
 
-/** Which seats are held, per flight (in-process, like the booking store). */
+/** Which seats are held, per flight: one for the application (in-process, like the booking store). */
+export class SeatHolds {
+  private readonly held = new Map<string, Set<string>>();
+
+  of(flightId: string): Set<string> {
+    let seats = this.held.get(flightId);
+    if (!seats) this.held.set(flightId, (seats = new Set()));
+    return seats;
+  }
+}
+
 @injectable()
 export class SeatMapTools {
-  private readonly held = new Map<string, Set<string>>();
+  constructor(private readonly holds: SeatHolds) {}
 
   @Tool({
     description: 'Show the seat map of a flight, where the user picks a seat',
@@ -25,7 +35,7 @@ export class SeatMapTools {
   })
   seat_map(args: BookArgs) {
     const flight = this.flight(args.flightId);
-    const held = this.held.get(flight.id) ?? new Set();
+    const held = this.holds.of(flight.id);
     const rows = Array.from({ length: ROWS }, (_, i) => ({
       row: i + 1,
       seats: LETTERS.map((l) => `${i + 1}${l}`).map((seat) => ({ seat, taken: held.has(seat) || seat.endsWith('B') })),
@@ -40,8 +50,7 @@ export class SeatMapTools {
   })
   hold_seat(args: HoldSeatArgs) {
     const flight = this.flight(args.flightId);
-    const held = this.held.get(flight.id) ?? new Set<string>();
-    this.held.set(flight.id, held);
+    const held = this.holds.of(flight.id);
     if (held.has(args.seat) || args.seat.endsWith('B')) throw new Error(`Seat ${args.seat} is taken.`);
     held.add(args.seat);
     return `Seat ${args.seat} held on ${flight.id}.`;
