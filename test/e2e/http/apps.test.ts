@@ -88,9 +88,12 @@ afterAll(async () => {
   expect(faults.faults).toEqual([]);
 });
 
+const pin = '2026-07-28' as const;
+const bearer = (user: string) => ({ requestInit: { headers: { authorization: `Bearer ${user}` } } });
+
 async function modern(user: string): Promise<ModernClient> {
-  const client = new ModernClient({ name: 'v2-apps', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new ModernTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${user}` } } }));
+  const client = new ModernClient({ name: 'v2-apps', version: '1.0.0' }, { versionNegotiation: { mode: { pin } } });
+  await client.connect(new ModernTransport(new URL(server.url), bearer(user)));
   return client;
 }
 
@@ -119,7 +122,7 @@ describe('official v2 client (2026-07-28)', () => {
       expect.objectContaining({ uri: 'ui://forecast/app.html', mimeType: 'text/html;profile=mcp-app', name: 'forecast-app' }),
     ]);
     const read = await client.readResource({ uri: 'ui://forecast/app.html' });
-    const content = read.contents[0] as { text: string; mimeType: string; _meta: { ui: unknown } };
+    const content = read.contents[0] as unknown as { text: string; mimeType: string; _meta: { ui: unknown } };
     expect(content).toMatchObject({ uri: 'ui://forecast/app.html', mimeType: 'text/html;profile=mcp-app', text: HTML });
     expect(content._meta.ui).toEqual({
       csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] },
@@ -139,13 +142,14 @@ describe('official v2 client (2026-07-28)', () => {
     } finally {
       await staff.close();
     }
-    expect((await client.callTool({ name: 'forecast', arguments: {} })).content).toEqual([{ type: 'text', text: 'sunny' }]);
+    const after = await client.callTool({ name: 'forecast', arguments: {} });
+    expect(after.content).toEqual([{ type: 'text', text: 'sunny' }]);
   });
 });
 
 test('official v1 client (2025-11-25) sees the same links and app', async () => {
   const client = new LegacyClient({ name: 'v1-apps', version: '1.0.0' });
-  await client.connect(new LegacyTransport(new URL(server.url), { requestInit: { headers: { authorization: 'Bearer guest' } } }));
+  await client.connect(new LegacyTransport(new URL(server.url), bearer('guest')));
   try {
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === 'forecast')?._meta).toMatchObject({ ui: { resourceUri: 'ui://forecast/app.html' } });
