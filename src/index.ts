@@ -30,7 +30,9 @@ export type {
   AskDeclaredKind,
   DeclaredFallback,
   SkillsOptions,
+  ToolUiOptions,
 } from './metadata/options';
+export type { AppCsp, AppPermissions, AppToolVisibility } from './protocol/apps';
 
 // Application and configuration
 export { McpApplication, type ApplicationOptions, type FunctionHandler } from './app/application';

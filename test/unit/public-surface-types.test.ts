@@ -26,7 +26,10 @@ test('src/index.ts exports exactly these types', () => {
   expect(surface.types).toEqual([
     'Annotations',
     'Answer',
+    'AppCsp',
+    'AppPermissions',
     'AppTarget',
+    'AppToolVisibility',
     'ApplicationOptions',
     'ApprovalPages',
     'Ask',
@@ -238,6 +241,7 @@ test('src/index.ts exports exactly these types', () => {
     'ToolAnnotations',
     'ToolInfo',
     'ToolOptions',
+    'ToolUiOptions',
     'TransportReply',
     'TransportRequestOptions',
     'TransportTarget',
