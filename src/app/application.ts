@@ -10,7 +10,7 @@ import type { ContextServerOptions } from '../server/core/server-options';
 import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
 import { buildSkills } from '../registry/build-skills';
-import { assertAppsLinked } from './app-links';
+import { assertAppLinked, assertAppsLinked } from './app-links';
 import { Registry } from '../registry/registry';
 import type {
   CompletionDefinition,
@@ -173,8 +173,17 @@ export class McpApplication {
     return this.stateCodec.fingerprint;
   }
 
+  /** A tool at run time; with `ui` it may link an app a decorated tool publishes (`ui.uri`), not publish one. */
   addTool<I = Record<string, unknown>>(spec: ToolOptions & { name: string; handler: FunctionHandler<I> }): void {
-    this.registry.addTool(buildTool(spec, spec.name, spec.name, { kind: 'function', fn: spec.handler as never }));
+    const def = buildTool(spec, spec.name, spec.name, { kind: 'function', fn: spec.handler as never });
+    if (spec.ui && (spec.ui.html !== undefined || spec.ui.file !== undefined)) {
+      throw new FrameworkError(
+        'OMC_INVALID_DEFINITION',
+        `${spec.name}: an app (ui.html / ui.file) is published by a decorated @Tool; app.addTool may only link one with ui.uri.`,
+      );
+    }
+    assertAppLinked(this.registry, def);
+    this.registry.addTool(def);
   }
   removeTool(name: string): boolean {
     return this.registry.removeTool(name);

@@ -176,6 +176,16 @@ describe('start-up refuses bad ui options, naming the tool', () => {
     }
     expect(create(Dangling)).toThrow(/Dangling.t: @Tool ui links ui:\/\/nowhere\/app.html, which no tool publishes/);
   });
+  test('app.addTool links an app but does not publish one', () => {
+    const app = McpApplication.create({ name: 'x', version: '1', providers: [WeatherTools] });
+    app.addTool({ name: 'later', ui: { uri: 'ui://forecast/app.html', visibility: ['app'] }, handler: () => 'ok' });
+    expect(() => app.addTool({ name: 'dangling', ui: { uri: 'ui://none/app.html' }, handler: () => 'ok' })).toThrow(
+      /dangling: @Tool ui links ui:\/\/none\/app.html, which no tool publishes/,
+    );
+    expect(() => app.addTool({ name: 'own', ui: { html: '<p>' }, handler: () => 'ok' })).toThrow(
+      /own: an app \(ui.html \/ ui.file\) is published by a decorated @Tool/,
+    );
+  });
   test('an unknown visibility and an unreadable file', () => {
     class Vis {
       @Tool({ ui: { html: '<p>', visibility: ['everyone' as 'app'] } })
