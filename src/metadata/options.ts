@@ -134,6 +134,8 @@ export interface SkillsOptions {
   maxFileBytes?: number;
   /** Most files read from the folder (default 4096); more fails start-up. */
   maxFiles?: number;
+  /** Most bytes read from the folder in all (default 64 MiB; it is held in memory); more fails start-up. */
+  maxBytes?: number;
   /** Cache hints of the skill files' reads (2026-07-28). */
   cache?: CacheHints;
 }

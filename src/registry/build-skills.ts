@@ -23,6 +23,7 @@ export interface BuiltSkills {
 
 const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 4096;
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 export function buildSkills(cls: Function): BuiltSkills {
   const built: BuiltSkills = { skills: [], resources: [], directories: [] };
@@ -37,9 +38,10 @@ function addFolder(cls: Function, options: SkillsOptions, built: BuiltSkills): v
   }
   const maxFileBytes = positive(owner, 'maxFileBytes', options.maxFileBytes, DEFAULT_MAX_FILE_BYTES);
   const maxFiles = positive(owner, 'maxFiles', options.maxFiles, DEFAULT_MAX_FILES);
+  const maxBytes = positive(owner, 'maxBytes', options.maxBytes, DEFAULT_MAX_BYTES);
   const folder = resolve(options.directory);
   const prefix = prefixSegments(options.prefix, `folder ${folder}`);
-  const contents = readSkillFolder(folder, { maxFileBytes, maxFiles });
+  const contents = readSkillFolder(folder, { maxFileBytes, maxFiles, maxBytes });
   const set = buildSkillSet(folder, contents, prefix, {
     maxSkillFiles: SKILL_LIMITS.files,
     maxSkillBytes: SKILL_LIMITS.bytes,

@@ -1,6 +1,6 @@
 /**
  * Reads a skills folder at start-up, bounded: every regular file under it (dot-files skipped), each
- * at most `maxFileBytes`, at most `maxFiles` in all. A symlink or any other special file is refused
+ * at most `maxFileBytes`, at most `maxFiles` and `maxBytes` in all. A symlink or any other special file is refused
  * by name: a skill folder is published as it is on disk, never through a link out of it.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
@@ -16,6 +16,8 @@ export interface FolderFile {
 export interface FolderLimits {
   readonly maxFileBytes: number;
   readonly maxFiles: number;
+  /** All files together: the folder is held in memory. */
+  readonly maxBytes: number;
 }
 
 export interface FolderContents {
@@ -29,6 +31,7 @@ export function readSkillFolder(root: string, limits: FolderLimits): FolderConte
   if (!rootStat.isDirectory()) throw invalidSkill(`folder ${root}`, 'is not a directory');
   const files: FolderFile[] = [];
   const folders: string[][] = [];
+  let total = 0;
   const walk = (segments: string[]) => {
     const dir = join(root, ...segments);
     for (const name of readdirSync(dir).sort()) {
@@ -44,7 +47,9 @@ export function readSkillFolder(root: string, limits: FolderLimits): FolderConte
         if (files.length >= limits.maxFiles) {
           throw invalidSkill(`folder ${root}`, `holds more than ${limits.maxFiles} files (maxFiles)`);
         }
-        files.push({ path, bytes: readBounded(full, limits.maxFileBytes) });
+        const bytes = readBounded(full, Math.min(limits.maxFileBytes, limits.maxBytes - total), limits.maxFileBytes);
+        total += bytes.byteLength;
+        files.push({ path, bytes });
       } else {
         throw invalidSkill(`file ${full}`, 'is not a regular file');
       }
@@ -63,11 +68,14 @@ function statOrRefuse(path: string, root: string) {
 }
 
 /** The file's bytes, refused before reading when it is over the cap (checked on the open descriptor). */
-function readBounded(path: string, max: number): Uint8Array {
+function readBounded(path: string, max: number, maxFileBytes: number): Uint8Array {
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   try {
     const { size } = fstatSync(fd);
-    if (size > max) throw invalidSkill(`file ${path}`, `is ${size} bytes, over the ${max}-byte cap (maxFileBytes)`);
+    if (size > maxFileBytes) {
+      throw invalidSkill(`file ${path}`, `is ${size} bytes, over the ${maxFileBytes}-byte cap (maxFileBytes)`);
+    }
+    if (size > max) throw invalidSkill(`file ${path}`, 'takes the folder over its total cap (maxBytes)');
     const bytes = Buffer.alloc(size);
     let read = 0;
     while (read < size) {

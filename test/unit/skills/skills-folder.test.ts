@@ -101,6 +101,15 @@ test('start-up refuses a folder with more files than maxFiles', () => {
   expect(refused(() => appWith({ directory: root, maxFiles: 3 }))).toMatch(/holds more than 3 files \(maxFiles\)/);
 });
 
+test('start-up refuses a folder over maxBytes in all, naming the file that crosses it', () => {
+  write('seat-map/SKILL.md', skillMd('seat-map'));
+  write('seat-map/a.bin', Buffer.alloc(600));
+  write('seat-map/b.bin', Buffer.alloc(600));
+  expect(refused(() => appWith({ directory: root, maxBytes: 1000 }))).toMatch(
+    /OMC_INVALID_SKILL.*seat-map\/b.bin takes the folder over its total cap \(maxBytes\)/,
+  );
+});
+
 test('start-up refuses a symbolic link inside a skill', () => {
   write('seat-map/SKILL.md', skillMd('seat-map'));
   symlinkSync('/etc/passwd', join(root, 'seat-map', 'passwd'));
