@@ -17,7 +17,7 @@ import boundaries from 'eslint-plugin-boundaries';
 export const LAYERS = [
   ['protocol'],
   ['errors'],
-  ['metadata', 'schema'],
+  ['metadata', 'schema', 'skills'],
   ['decorators', 'config'],
   ['registry', 'state', 'telemetry'],
   ['context'],

@@ -17,6 +17,7 @@ import { AskTools } from './tools/ask-tools';
 import { ContentTools } from './tools/content-tools';
 import { SchemaTools } from './tools/schema-tools';
 import { TaskTools } from './tasks/task-tools';
+import { ConformanceSkills } from './skills/skills';
 
 export interface ConformanceAppOptions {
   /** Key that seals requestState; an ephemeral per-process key when absent. */
@@ -43,6 +44,7 @@ export function createConformanceApp(options: ConformanceAppOptions = {}): McpAp
       FleetDiagnostics,
       ConformancePrompts,
       ConformanceResources,
+      ConformanceSkills,
     ],
     modules: [
       ContextServerModule.configure(options.requestStateKey ? { requestStateKey: options.requestStateKey } : {}),

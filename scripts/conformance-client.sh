@@ -76,6 +76,10 @@ RUNS=(
   auth/dpop-nonce:extension
   auth/wif-jwt-bearer:extension
   auth/enterprise-managed-authorization:extension
+  sep-2640-client-no-prefetch:extension
+  sep-2640-client-verify-digest:extension
+  sep-2640-client-verify-size:extension
+  sep-2640-client-verify-frontmatter:extension
 )
 
 log() { echo "conformance-client: $*" >&2; }

@@ -16,6 +16,8 @@ const SETS = ['2025-11-25', '2026-07-28'];
 const EXTRA_RUNS = [
   { dir: 'all-2026-07-28', title: 'Every 2026-07-28 scenario (`--suite all --spec-version 2026-07-28`)' },
   { dir: 'legacy-pending', title: 'Pending legacy scenarios (`--scenario … --spec-version 2025-11-25`)' },
+  { dir: 'skills-2026-07-28', gate: true, title: 'Skills extension, SEP-2640 (`--scenario sep-2640-… --spec-version 2026-07-28 --force`)' },
+  { dir: 'skills-2025-11-25', gate: true, title: 'Skills extension, SEP-2640 (`--scenario sep-2640-… --spec-version 2025-11-25 --force`)' },
 ];
 
 /** The two lists we need from a requirements file: `server:` names and `not_scored:` server entries. */
@@ -129,7 +131,8 @@ for (const extra of EXTRA_RUNS) {
   const run = readRun(join(resultsDir, extra.dir));
   if (!run.size) continue;
   const rows = [...run.entries()].map(([s, c]) => row(s, c));
-  out.push(`## Not scored: ${extra.title}`, '', `${rows.filter((r) => r.ok).length}/${rows.length} scenarios pass.`, '', table(rows), '');
+  const heading = extra.gate ? `## Checked (every one must pass): ${extra.title}` : `## Not scored: ${extra.title}`;
+  out.push(heading, '', `${rows.filter((r) => r.ok).length}/${rows.length} scenarios pass.`, '', table(rows), '');
 }
 
 out.push('## Failing checks', '');

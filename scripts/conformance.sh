@@ -3,7 +3,8 @@
 # server, build/conformance/server.js, for both scored requirement sets:
 #   2025-11-25 (stateful, initialize + sessions) and 2026-07-28 (stateless, MRTR).
 # Then the ten `tasks-*` scenarios of the tasks extension (SEP-2663), each on its own: checked like
-# a scored set (every one must pass; there is no expected-failures list for them). Then, not
+# a scored set (every one must pass; there is no expected-failures list for them), and the three
+# `sep-2640-skills-*` scenarios of the skills extension on both revisions, checked the same way. Then, not
 # scored: every 2026-07-28 scenario (--suite all) and the pending legacy scenarios.
 # Exits non-zero when a scored or tasks run fails. Results: results/<run>/server-<scenario>-<time>/checks.json
 # Usage: scripts/conformance.sh [--no-build]   (PORT=3000 by default; another free port if taken)
@@ -17,6 +18,8 @@ LEGACY_PENDING=(server-session-lifecycle server-sse-polling json-schema-2020-12)
 TASKS_SCENARIOS=(tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal
   tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-status-notifications
   tasks-required-task-error tasks-mrtr-composition)
+# The skills extension (SEP-2640): checked on 2026-07-28 and, forced, on 2025-11-25 (we serve it on both).
+SKILLS_SCENARIOS=(sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory)
 BASELINE=conformance/baseline.yml
 
 NODE22=tools/conformance/node_modules/.bin/node
@@ -109,6 +112,19 @@ for scenario in "${TASKS_SCENARIOS[@]}"; do
   fi
 done
 
+# The skills extension: the same rule, plus no check skipped for want of the declaration.
+for scenario in "${SKILLS_SCENARIOS[@]}"; do
+  for revision in 2026-07-28 2025-11-25; do
+    log="$RESULTS_DIR/skills-$scenario-$revision.log"
+    if runner --scenario "$scenario" --spec-version "$revision" --force -o "$RESULTS_DIR/skills-$revision" >"$log" 2>&1; then rc=0; else rc=$?; fi
+    echo "$rc" >"$RESULTS_DIR/skills-$scenario-$revision.exit"
+    echo "  [skills] $scenario @ $revision: $(grep -E '^Passed:' "$log" || echo "no summary")"
+    if [ "$rc" != 0 ] || ! grep -qE '^Passed: .*, 0 failed' "$log" || grep -qE 'is not applicable|did not declare' "$log"; then
+      failed_scored+=("skills $scenario @ $revision (exit $rc)")
+    fi
+  done
+done
+
 # Not scored: reported, never fatal.
 log "not scored: --suite all --spec-version 2026-07-28"
 if runner --suite all --spec-version 2026-07-28 -o "$RESULTS_DIR/all-2026-07-28" >"$RESULTS_DIR/all-2026-07-28.log" 2>&1; then rc=0; else rc=$?; fi
@@ -136,4 +152,4 @@ if [ ${#failed_scored[@]} -gt 0 ]; then
   log "FAILED scored runs: ${failed_scored[*]} (details in $RESULTS_DIR/*.log; server log $server_log)"
   exit 1
 fi
-log "all scored requirement sets pass: ${SCORED_SETS[*]}, and the ${#TASKS_SCENARIOS[@]} tasks scenarios"
+log "all scored requirement sets pass: ${SCORED_SETS[*]}, the ${#TASKS_SCENARIOS[@]} tasks scenarios and the ${#SKILLS_SCENARIOS[@]} skills scenarios on both revisions"

@@ -5,6 +5,7 @@ export { Tool } from './decorators/tool';
 export { Prompt } from './decorators/prompt';
 export { Resource, ResourceTemplate } from './decorators/resource';
 export { Complete } from './decorators/complete';
+export { Skills } from './decorators/skills';
 export { Effect } from './decorators/effect';
 export {
   UseGuards,
@@ -28,7 +29,10 @@ export type {
   AskDeclaration,
   AskDeclaredKind,
   DeclaredFallback,
+  SkillsOptions,
+  ToolUiOptions,
 } from './metadata/options';
+export type { AppCsp, AppPermissions, AppToolVisibility } from './protocol/apps';
 
 // Application and configuration
 export { McpApplication, type ApplicationOptions, type FunctionHandler } from './app/application';
@@ -118,6 +122,12 @@ export { FlowTakenOverError } from './state/flow-store';
 export { MemoryTaskStore } from './state/memory-task-store';
 export type { StoredTask, TaskStore } from './state/task-store';
 export { TASKS_EXTENSION } from './protocol/extensions';
+export {
+  SKILLS_EXTENSION,
+  type Skill,
+  type SkillFrontmatter,
+  type SkillResource,
+} from './protocol/skills';
 export type { Lease, LeaseCounter } from './state/lease-counter';
 
 // Transports
@@ -155,6 +165,7 @@ export {
   type RoundOptions,
 } from './client/context-client';
 export type { TaskStatusView } from './client/task-follower';
+export type { SkillsClient, LoadedSkill, LoadOptions, SkillsPeer } from './client/skills';
 export {
   ContextClientOptions,
   ClientInfoOptions,

@@ -40,6 +40,25 @@ function context(): {
   }
 }
 
+/**
+ * A host that loads each listed skill and then reads its other files: a skill that fails
+ * verification is refused (reported on stderr) and none of its files is read.
+ */
+async function loadEverySkill(url: string): Promise<void> {
+  const client = await connect(url);
+  for (const entry of await client.skills.list()) {
+    try {
+      const skill = await client.skills.load(entry);
+      if (Array.isArray(entry.resources)) {
+        for (const file of entry.resources) if (file.uri !== entry.uri) await skill.readFile(file.uri);
+      }
+    } catch (e) {
+      warn(`refused ${entry.uri}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  await client.close();
+}
+
 const scenarios: Record<string, Scenario> = {
   async initialize(url) {
     const client = await connect(url);
@@ -117,6 +136,17 @@ const scenarios: Record<string, Scenario> = {
       await client.callTool(tool.name, { region: 'us-west1' }).catch(() => undefined);
     await client.close();
   },
+
+  // SEP-2640: list only; nothing is read until a skill is loaded.
+  async 'sep-2640-client-no-prefetch'(url) {
+    const client = await connect(url);
+    await client.skills.list();
+    await client.close();
+  },
+
+  'sep-2640-client-verify-digest': loadEverySkill,
+  'sep-2640-client-verify-size': loadEverySkill,
+  'sep-2640-client-verify-frontmatter': loadEverySkill,
 
   async 'json-schema-ref-no-deref'(url) {
     // The client never resolves $ref; listing must not fetch the canary URL.

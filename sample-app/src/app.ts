@@ -7,6 +7,8 @@ import { BookingStore } from './catalog';
 import { FlightTools } from './flights.tools';
 import { Guides } from './guides';
 import { ReportTools } from './reports.tools';
+import { SeatHolds, SeatMapTools } from './seat-map.tools';
+import { TravelSkills } from './skills';
 
 /** `redisUrl`: a fleet's shared stores (docs/deployment.md); without it everything stays in this process. */
 export function createTravelDesk(options: { requestStateKey?: string; redisUrl?: string } = {}): McpApplication {
@@ -14,7 +16,17 @@ export function createTravelDesk(options: { requestStateKey?: string; redisUrl?:
   const app = McpApplication.create({
     name: 'travel-desk',
     version: '1.0.0',
-    providers: [BookingStore, FlightTools, ReportTools, AccountTools, Guides, { provide: APP, useValue: holder }],
+    providers: [
+      BookingStore,
+      FlightTools,
+      SeatHolds,
+      SeatMapTools,
+      ReportTools,
+      AccountTools,
+      Guides,
+      TravelSkills,
+      { provide: APP, useValue: holder },
+    ],
     modules: [
       ContextServerModule.configure({
         requestStateKey: options.requestStateKey,

@@ -1,6 +1,18 @@
 /** Arguments, forms and outputs as class-validator DTOs: one source for schemas and validation. */
 import { Type } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested, IsArray } from 'class-validator';
+import {
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { Field } from 'onemodelcontext';
 import { AIRPORTS } from './catalog';
 
@@ -32,6 +44,11 @@ export class PassengerForm {
   @IsIn(['window', 'aisle', 'middle'])
   @Field({ title: 'Seat', enumTitles: { window: 'Window', aisle: 'Aisle', middle: 'Middle' }, default: 'window' })
   seat = 'window';
+}
+
+export class HoldSeatArgs {
+  @IsString() @Field({ description: 'Flight id' }) flightId!: string;
+  @Matches(/^[1-9][A-D]$/) @Field({ description: 'Seat, e.g. 3A' }) seat!: string;
 }
 
 export class BookingRef {

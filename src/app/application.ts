@@ -9,6 +9,8 @@ import { assertSingleLibraryCopies } from './library-copies';
 import type { ContextServerOptions } from '../server/core/server-options';
 import type { Implementation } from '../protocol/types';
 import { buildPrompt, buildResource, buildResourceTemplate, buildTool, explore } from '../registry/build-definitions';
+import { buildSkills } from '../registry/build-skills';
+import { assertAppLinked, assertAppsLinked } from './app-links';
 import { Registry } from '../registry/registry';
 import type {
   CompletionDefinition,
@@ -79,6 +81,7 @@ export class McpApplication {
       if (typeof p === 'function') this.discover(p);
     }
     assertConstructible(constructedClasses(options.providers), this.container);
+    assertAppsLinked(this.registry);
 
     const shared = this.container.isRegistered(SHARED_STORES) ? this.container.resolve(SHARED_STORES) : undefined;
     this.shared = shared;
@@ -108,7 +111,7 @@ export class McpApplication {
         invoker: new Invoker(this.container),
         logger,
         forms: new UndeclaredForms(logger, server.undeclaredForms),
-        capabilities: serverCapabilities(),
+        capabilities: serverCapabilities({ skills: this.registry.hasSkills() }),
         engine: {
           ...server,
           sealer: this.stateCodec,
@@ -178,8 +181,17 @@ export class McpApplication {
     return this.stateCodec.fingerprint;
   }
 
+  /** A tool at run time; with `ui` it may link an app a decorated tool publishes (`ui.uri`), not publish one. */
   addTool<I = Record<string, unknown>>(spec: ToolOptions & { name: string; handler: FunctionHandler<I> }): void {
-    this.registry.addTool(buildTool(spec, spec.name, spec.name, { kind: 'function', fn: spec.handler as never }));
+    const def = buildTool(spec, spec.name, spec.name, { kind: 'function', fn: spec.handler as never });
+    if (spec.ui && (spec.ui.html !== undefined || spec.ui.file !== undefined)) {
+      throw new FrameworkError(
+        'OMC_INVALID_DEFINITION',
+        `${spec.name}: an app (ui.html / ui.file) is published by a decorated @Tool; app.addTool may only link one with ui.uri.`,
+      );
+    }
+    assertAppLinked(this.registry, def);
+    this.registry.addTool(def);
   }
   removeTool(name: string): boolean {
     return this.registry.removeTool(name);
@@ -247,11 +259,15 @@ export class McpApplication {
       ...this.registry.listPrompts(),
       ...this.registry.listResources(),
       ...this.registry.listResourceTemplates(),
+      ...this.registry.listSkills(),
+      ...this.registry.listDirectories(),
     ];
     const classes = new Set(Pipelines.classesOf(appWide));
     for (const def of defs) {
-      if (def.source.kind !== 'method') continue;
-      for (const cls of Pipelines.classesOf(pipelineRefsOf(def.source.cls, def.source.method))) classes.add(cls);
+      const { source } = def;
+      if (!source.cls) continue;
+      const refs = pipelineRefsOf(source.cls, source.method);
+      for (const cls of Pipelines.classesOf(refs)) classes.add(cls);
     }
     assertConstructible(classes, this.container);
     for (const def of defs) pipelines.of(def);
@@ -260,7 +276,8 @@ export class McpApplication {
 
   private discover(cls: Function): void {
     const found = explore(cls);
-    const declares = Object.values(found).some((list) => list.length > 0);
+    const skills = buildSkills(cls);
+    const declares = Object.values(found).some((list) => list.length > 0) || skills.resources.length > 0;
     if (!declares) {
       // A plain service: one instance for the application (DESIGN D8).
       if (!this.container.isRegistered(cls as never)) this.container.registerSingleton(cls as new () => unknown);
@@ -271,6 +288,9 @@ export class McpApplication {
     found.resources.forEach((d) => this.registry.addResource(d));
     found.resourceTemplates.forEach((d) => this.registry.addResourceTemplate(d));
     found.completions.forEach((d) => this.registry.addCompletion(d));
+    skills.resources.forEach((d) => this.registry.addResource(d));
+    skills.skills.forEach((d) => this.registry.addSkill(d));
+    skills.directories.forEach((d) => this.registry.addDirectory(d));
   }
 }
 

@@ -31,6 +31,7 @@ import { listen, type Subscription } from './subscription';
 import type { ClientTransport } from './transport';
 import type { Page } from './page';
 import type { ServerDescription } from './server-description';
+import { SkillsClient } from './skills';
 
 export type { AppTarget, ClientTarget, TransportTarget };
 
@@ -66,6 +67,8 @@ export interface RequestOptions {
 type ListKey = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 
 export class ContextClient {
+  private skillsClient?: SkillsClient;
+
   private constructor(
     private readonly session: ClientSession,
     private description: ServerDescription,
@@ -201,6 +204,11 @@ export class ContextClient {
   /** Change notifications as an async iterable (`for await … of`, `break` or `close()` ends it). */
   listen(filter: ListenFilter, options: RequestOptions = {}): Promise<Subscription> {
     return listen(this.session, filter, options.signal);
+  }
+
+  /** The Skills extension (SEP-2640): list, get, and load skills verified against their entries. */
+  get skills(): SkillsClient {
+    return (this.skillsClient ??= new SkillsClient(this));
   }
 
   /** Escape hatch: any method, with the era's envelope; resolves with the raw result. */

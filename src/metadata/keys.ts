@@ -9,5 +9,6 @@ export const MetadataKeys = Object.freeze({
   interceptors: Symbol.for('onemodelcontext:interceptors'),
   filters: Symbol.for('onemodelcontext:filters'),
   scopes: Symbol.for('onemodelcontext:scopes'),
+  skills: Symbol.for('onemodelcontext:skills'),
 });
 export type MetadataKey = (typeof MetadataKeys)[keyof typeof MetadataKeys];

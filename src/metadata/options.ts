@@ -1,4 +1,5 @@
 /** What each decorator records. Plain data only; bootstrap turns it into definitions. */
+import type { AppCsp, AppPermissions, AppToolVisibility } from '../protocol/apps';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { Annotations, Icon, ToolAnnotations } from '../protocol/types';
 
@@ -56,7 +57,32 @@ export interface ToolOptions extends AskingOptions {
    * Absent: never a task. Legacy revisions always run it synchronously.
    */
   task?: TaskSupport;
+  /** An MCP App: the UI the host renders for this tool, served as a `ui://` resource. */
+  ui?: ToolUiOptions;
   _meta?: JsonObject;
+}
+
+/**
+ * `@Tool({ ui })`. With `html` or `file`, the tool publishes the app at `uri` (default
+ * `ui://<tool name>/app.html`); with only `uri`, it links the app another tool publishes (an
+ * app-only helper the app calls back into).
+ */
+export interface ToolUiOptions {
+  /** The app's HTML. */
+  html?: string;
+  /** A file holding the app's HTML, read once at start-up (relative paths resolve against the working directory). */
+  file?: string;
+  uri?: string;
+  /** Who may call the tool: `['app']` keeps it from the model (hosts leave it out of the model's tool list). */
+  visibility?: AppToolVisibility[];
+  csp?: AppCsp;
+  permissions?: AppPermissions;
+  /** A dedicated sandbox origin (host-specific format). */
+  domain?: string;
+  prefersBorder?: boolean;
+  /** The resource's title and description (default: the tool's). */
+  title?: string;
+  description?: string;
 }
 
 /** How a tool relates to tasks (the vocabulary of 2025-11-25's `execution.taskSupport`, minus the default). */
@@ -96,6 +122,22 @@ export interface ResourceTemplateOptions extends AskingOptions {
   icons?: Icon[];
   cache?: CacheHints;
   _meta?: JsonObject;
+}
+
+/** `@Skills`: a folder of Agent Skills published over MCP (SEP-2640). */
+export interface SkillsOptions {
+  /** A folder of skill folders, each holding a SKILL.md (relative paths resolve against the working directory). */
+  directory: string;
+  /** An organising prefix for every skill URI: `acme/billing` → `skill://acme/billing/<name>/SKILL.md`. */
+  prefix?: string;
+  /** Largest file served, in bytes (default 4 MiB); a bigger one fails start-up. */
+  maxFileBytes?: number;
+  /** Most files read from the folder (default 4096); more fails start-up. */
+  maxFiles?: number;
+  /** Most bytes read from the folder in all (default 64 MiB; it is held in memory); more fails start-up. */
+  maxBytes?: number;
+  /** Cache hints of the skill files' reads (2026-07-28). */
+  cache?: CacheHints;
 }
 
 /** What a completion method completes: a prompt argument or a resource-template variable. */

@@ -42,9 +42,10 @@ export function addPipelineRefs(
 
 /**
  * The refs of a handler, outermost first: the class's (a parent's before its subclass's), then the
- * method's. A plain function handler has none.
+ * method's (none when `method` is undefined: a function a decorated class publishes). A plain
+ * function handler has none.
  */
-export function pipelineRefsOf(cls: Function, method: string): PipelineRefs {
+export function pipelineRefsOf(cls: Function, method: string | undefined): PipelineRefs {
   const read = (kind: PipelineKind): readonly PipelineRef[] => {
     const chain: Function[] = [];
     for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
@@ -52,7 +53,7 @@ export function pipelineRefsOf(cls: Function, method: string): PipelineRefs {
     }
     const onClass = chain.flatMap((c) => (Reflect.getOwnMetadata(key(kind), c) as PipelineRef[] | undefined) ?? []);
     let onMethod: PipelineRef[] | undefined;
-    for (let i = chain.length - 1; i >= 0 && onMethod === undefined; i--) {
+    for (let i = chain.length - 1; method !== undefined && i >= 0 && onMethod === undefined; i--) {
       onMethod = Reflect.getOwnMetadata(key(kind), chain[i]!, method);
     }
     return [...onClass, ...(onMethod ?? [])];

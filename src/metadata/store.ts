@@ -6,6 +6,7 @@ import type {
   PromptOptions,
   ResourceOptions,
   ResourceTemplateOptions,
+  SkillsOptions,
   ToolOptions,
 } from './options';
 import { FrameworkError } from '../errors/framework-error';
@@ -58,6 +59,16 @@ export const MetadataStore = {
   resources: (cls: Function) => read<ResourceOptions>(MetadataKeys.resources, cls),
   resourceTemplates: (cls: Function) => read<ResourceTemplateOptions>(MetadataKeys.resourceTemplates, cls),
   completions: (cls: Function) => read<CompletionTarget>(MetadataKeys.completions, cls),
+  /** `@Skills` folders, in the order written (a class may publish several). */
+  addSkills: (cls: Function, options: SkillsOptions) => {
+    assertReflect();
+    const own: SkillsOptions[] = Reflect.getOwnMetadata(MetadataKeys.skills, cls) ?? [];
+    Reflect.defineMetadata(MetadataKeys.skills, [options, ...own], cls);
+  },
+  skills: (cls: Function): readonly SkillsOptions[] => {
+    assertReflect();
+    return Reflect.getOwnMetadata(MetadataKeys.skills, cls) ?? [];
+  },
   /** `design:paramtypes` of a method, or undefined when the compiler emitted no metadata. */
   paramTypes: (cls: Function, method: string): Function[] | undefined => {
     assertReflect();

@@ -34,6 +34,7 @@ import { asksMeta, ASKS_META_KEY, declaredAsks, withFallbackArgument, withoutFal
 import { assertValidName } from './names';
 import { UriTemplate } from './uri-template';
 import { deepFreeze, withoutUndefined } from './objects';
+import { appResource, toolMetaWithApp } from './build-app-ui';
 
 const EMPTY_INPUT: JsonObject = Object.freeze({ type: 'object', additionalProperties: false }) as JsonObject;
 
@@ -130,6 +131,7 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
   const asks = declaredAsks(owner, 'tool', options.asks);
   const wireSchema = forOwner(owner, () => withFallbackArgument(inputSchema, asks));
   const shownAsks = asksMeta(asks);
+  const withAsks = (meta: JsonObject | undefined) => (shownAsks ? { ...meta, [ASKS_META_KEY]: shownAsks } : meta);
   const descriptor = deepFreeze(
     withoutUndefined({
       name,
@@ -139,7 +141,7 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
       outputSchema,
       annotations: options.annotations,
       icons: options.icons,
-      _meta: shownAsks ? { ...options._meta, [ASKS_META_KEY]: shownAsks } : options._meta,
+      _meta: withAsks(options.ui ? toolMetaWithApp(owner, name, options.ui, options._meta) : options._meta),
     }),
   );
   return Object.freeze({
@@ -292,9 +294,18 @@ export function explore(cls: Function) {
     prompts: MetadataStore.prompts(cls).map((e) =>
       buildPrompt(e.options, e.options.name ?? e.method, owner(e.method), method(e.method, 'prompt')),
     ),
-    resources: MetadataStore.resources(cls).map((e) =>
-      buildResource(e.options, owner(e.method), method(e.method, 'resource')),
-    ),
+    resources: [
+      ...MetadataStore.resources(cls).map((e) =>
+        buildResource(e.options, owner(e.method), method(e.method, 'resource')),
+      ),
+      // A tool's app is a resource its guards cover.
+      ...MetadataStore.tools(cls).flatMap((e) => {
+        const ui = e.options.ui;
+        const app = ui && appResource(owner(e.method), e.options.name ?? e.method, e.options.description, ui);
+        if (!app) return [];
+        return [buildResource(app.options, owner(e.method), { kind: 'function', fn: app.read, cls, method: e.method })];
+      }),
+    ],
     resourceTemplates: MetadataStore.resourceTemplates(cls).map((e) =>
       buildResourceTemplate(e.options, owner(e.method), method(e.method, 'resourceTemplate')),
     ),

@@ -3,15 +3,21 @@ import type { CompletionReference } from '../protocol/completion';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/listings';
 import type { CacheHints, TaskSupport } from '../metadata/options';
+import type { Skill } from '../protocol/skills';
+import type { DirectoryChild } from '../skills/skill-set';
 import type { UriTemplate } from './uri-template';
 import type { DeclaredAsks } from './declared-asks';
 
 export type InputValidation = { ok: true; value: unknown } | { ok: false; errors: string[] };
 
-/** Where the code of a definition lives: a method of a provider class, or a plain function. */
+/**
+ * Where the code of a definition lives: a method of a provider class, or a plain function. A function
+ * that a decorated class publishes (a `@Skills` file, a tool's app) names that class in `cls`, and
+ * the tool's method in `method`: their guards, interceptors and filters apply to it.
+ */
 export type HandlerSource =
   | { kind: 'method'; cls: Function; method: string; paramTypes: readonly Function[] }
-  | { kind: 'function'; fn: (input: unknown, ctx: never) => unknown };
+  | { kind: 'function'; fn: (input: unknown, ctx: never) => unknown; cls?: Function; method?: string };
 
 interface Common<Entry extends JsonObject> {
   /** `Class.method` (or `name` for run-time registrations): for error messages. */
@@ -56,6 +62,29 @@ export interface ResourceTemplateDefinition extends Common<ResourceTemplate> {
   readonly template: UriTemplate;
   readonly mimeType?: string;
   readonly cache?: CacheHints;
+}
+
+/** A skill (SEP-2640): its entry as `skills/list` sends it; its files are resource definitions. */
+export interface SkillDefinition {
+  readonly kind: 'skill';
+  /** URI of its SKILL.md. */
+  readonly uri: string;
+  /** Its root directory URI. */
+  readonly root: string;
+  readonly name: string;
+  readonly entry: Readonly<Skill>;
+  readonly owner: string;
+  /** Whose guards decide who sees it (the SKILL.md's resource source). */
+  readonly source: HandlerSource;
+}
+
+/** A directory resource of a skills folder (`inode/directory`), read by `resources/directory/read`. */
+export interface DirectoryDefinition {
+  readonly kind: 'directory';
+  readonly uri: string;
+  readonly children: readonly Readonly<DirectoryChild>[];
+  readonly owner: string;
+  readonly source: HandlerSource;
 }
 
 export interface CompletionDefinition {

@@ -5,6 +5,8 @@
 import { FrameworkError } from '../errors/framework-error';
 import type {
   CompletionDefinition,
+  DirectoryDefinition,
+  SkillDefinition,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
@@ -21,10 +23,15 @@ export class Registry {
   private readonly resources = new Map<string, ResourceDefinition>();
   private readonly templates = new Map<string, ResourceTemplateDefinition>();
   private readonly completions = new Map<string, CompletionDefinition>();
+  private readonly skills = new Map<string, SkillDefinition>();
+  private readonly skillNames = new Map<string, SkillDefinition>();
+  /** Several `@Skills` folders may share a prefix level (`skill://acme`): one definition each. */
+  private readonly directories = new Map<string, DirectoryDefinition[]>();
   private readonly listeners = new Set<RegistryListener>();
   private readonly localListeners = new Set<RegistryListener>();
   /** Snapshots for listing, rebuilt lazily after a change so list calls allocate nothing. */
-  private snapshots: Partial<Record<'tools' | 'prompts' | 'resources' | 'templates', readonly unknown[]>> = {};
+  private snapshots: Partial<Record<'tools' | 'prompts' | 'resources' | 'templates' | 'skills', readonly unknown[]>> =
+    {};
 
   addTool(def: ToolDefinition): void {
     this.put(this.tools, def.name, def, 'tool');
@@ -61,6 +68,39 @@ export class Registry {
 
   removeCompletion(ref: CompletionDefinition['ref'], argument: string): boolean {
     return this.completions.delete(completionKey(ref, argument));
+  }
+  /** A skill, at start-up (its files are added as resources). Names are unique within a server. */
+  addSkill(def: SkillDefinition): void {
+    const clash = this.skillNames.get(def.name);
+    if (clash) {
+      throw new FrameworkError(
+        'OMC_INVALID_SKILL',
+        `Skill name ${JSON.stringify(def.name)} is published twice: ${clash.uri} (${clash.owner}) and ${def.uri} (${def.owner}).`,
+      );
+    }
+    this.put(this.skills, def.uri, def, 'skill');
+    this.skillNames.set(def.name, def);
+    this.snapshots.skills = undefined;
+  }
+  addDirectory(def: DirectoryDefinition): void {
+    const same = this.directories.get(def.uri) ?? [];
+    this.directories.set(def.uri, [...same, def]);
+  }
+  skill(uri: string): SkillDefinition | undefined {
+    return this.skills.get(uri);
+  }
+  listSkills(): readonly SkillDefinition[] {
+    return (this.snapshots.skills ??= Object.freeze([...this.skills.values()])) as readonly SkillDefinition[];
+  }
+  hasSkills(): boolean {
+    return this.skills.size > 0;
+  }
+  /** The definitions of a directory URI (one per folder that has it), or undefined. */
+  directory(uri: string): readonly DirectoryDefinition[] | undefined {
+    return this.directories.get(uri);
+  }
+  listDirectories(): readonly DirectoryDefinition[] {
+    return [...this.directories.values()].flat();
   }
 
   tool(name: string): ToolDefinition | undefined {

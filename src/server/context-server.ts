@@ -38,6 +38,8 @@ import { replyFacts } from './replies/reply-facts';
 import { attachTelemetry } from './request/request-telemetry-of';
 import { MemoryTaskStore } from '../state/memory-task-store';
 import { cancelTask, getTask, updateTask } from './methods/tasks';
+import { getSkill, listSkills, readDirectory } from './methods/skills';
+import { DIRECTORY_READ, SKILLS_GET, SKILLS_LIST } from '../protocol/skills';
 import { TaskService } from './tasks/task-service';
 
 /** A handler answers with a promise, or at once when it could (a synchronous tool). */
@@ -105,6 +107,14 @@ export class ContextServer implements ServerEndpoint {
       ['prompts/get', (r, s, io) => getPrompt(c, r, s, io)],
       ['resources/read', (r, s, io) => readResource(c, r, s, io)],
       ['completion/complete', (r, s, io) => complete(c, r, s, io)],
+      // The Skills extension's methods exist only on a server that publishes skills (else -32601).
+      ...(c.registry.hasSkills()
+        ? ([
+            [SKILLS_LIST, (r, s, io) => listSkills(c, r, s, io)],
+            [SKILLS_GET, (r, s, io) => getSkill(c, r, s, io)],
+            [DIRECTORY_READ, (r, s, io) => readDirectory(c, r, s, io)],
+          ] as [string, Handler][])
+        : []),
     ]);
   }
 

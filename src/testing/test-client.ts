@@ -7,6 +7,7 @@ import { FrameworkError } from '../errors/framework-error';
 import type { UndeclaredFormUse } from '../server/replay/undeclared-forms';
 import { callInfo } from '../client/call-info';
 import { ContextClient, type CallOptions, type ClientTarget } from '../client/context-client';
+import type { SkillsClient } from '../client/skills';
 import type { ContextClientInit, InputContext } from '../client/options';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type {
@@ -102,6 +103,11 @@ export class TestClient {
     this.script.reset();
     const result = await this.strict(this.client.readResource(uri, options));
     return { ...info(result), result, text: result.contents.map((c) => ('text' in c ? c.text : '')).join('') };
+  }
+
+  /** The server's skills (SEP-2640), checked as a host loads them: `await kit.skills.load(uri)`. */
+  get skills(): SkillsClient {
+    return this.client.skills;
   }
 
   close(): Promise<void> {

@@ -26,10 +26,11 @@ const PROMPT_ARGUMENT: Growth = [['name', 'description', 'required'], ['title'],
 /** Resource and content annotations. */
 export const ANNOTATIONS: Growth = [['audience', 'priority'], ['lastModified'], []];
 const IMPLEMENTATION: Growth = [['name', 'version'], ['title'], ['icons', 'description', 'websiteUrl']];
+// `extensions` (SEP-2133) on 2025-11-25: only extensions defined for the legacy wire reach it (skills).
 const SERVER_CAPABILITIES: Growth = [
   ['experimental', 'logging', 'completions', 'prompts', 'resources', 'tools'],
   [],
-  ['tasks'],
+  ['tasks', 'extensions'],
 ];
 
 const STEP: Record<LegacyVersion, number> = { '2025-03-26': 0, '2025-06-18': 1, '2025-11-25': 2 };

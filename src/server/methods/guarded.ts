@@ -22,7 +22,7 @@ export interface Guarded {
 function handlerOf(source: HandlerSource): { handlerClass: Function | undefined; handlerMethod: string | undefined } {
   return source.kind === 'method'
     ? { handlerClass: source.cls, handlerMethod: source.method }
-    : { handlerClass: undefined, handlerMethod: undefined };
+    : { handlerClass: source.cls, handlerMethod: source.method };
 }
 
 /** A returned InputRequired ends the round like a thrown one: interceptors see it as a signal. */

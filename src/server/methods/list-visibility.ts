@@ -81,8 +81,8 @@ export async function visibleItems<T extends Item>(
           get context() {
             return contextOf();
           },
-          handlerClass: item.source.kind === 'method' ? item.source.cls : undefined,
-          handlerMethod: item.source.kind === 'method' ? item.source.method : undefined,
+          handlerClass: item.source.cls,
+          handlerMethod: item.source.method,
         },
         contextOf,
       );

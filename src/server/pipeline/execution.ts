@@ -35,8 +35,8 @@ export class CallExecution implements ExecutionContext {
     this.principal = context.principal;
     this.era = context.era;
     this.protocolVersion = context.protocolVersion;
-    this.handlerClass = source.kind === 'method' ? source.cls : undefined;
-    this.handlerMethod = source.kind === 'method' ? source.method : undefined;
+    this.handlerClass = source.cls;
+    this.handlerMethod = source.method;
     this.flow = new Flow(round);
   }
 

@@ -48,7 +48,13 @@ export class Pipelines {
   }
 
   private build(def: Handler): Pipeline | null {
-    const own = def.source.kind === 'method' ? pipelineRefsOf(def.source.cls, def.source.method) : EMPTY_PIPELINE;
+    const { source } = def;
+    const own =
+      source.kind === 'method'
+        ? pipelineRefsOf(source.cls, source.method)
+        : source.cls
+          ? pipelineRefsOf(source.cls, source.method)
+          : EMPTY_PIPELINE;
     const refs = (kind: Kind) => [...this.appWide[kind], ...own[kind]];
     const guards = refs('guards');
     const interceptors = refs('interceptors');

@@ -18,6 +18,8 @@ const CACHEABLE = new Set([
   'prompts/list',
   'resources/list',
   'resources/templates/list',
+  'skills/list',
+  'resources/directory/read',
 ]);
 
 /** A 2026 result: `serverInfoMeta` is the frozen `_meta` every result carries. */
@@ -53,6 +55,8 @@ export function modernResult(
  */
 function cacheHints(core: ServerCore, req: JsonRpcRequest): CacheHints | undefined {
   if (CACHEABLE.has(req.method)) return core.options.listCache;
+  // A skill entry is cached like a read of its SKILL.md (SEP-2640: GetSkillResult is a CacheableResult).
+  if (req.method === 'skills/get') return core.options.readCache;
   if (req.method !== 'resources/read') return undefined;
   const uri = req.params?.uri as string;
   const def = core.registry.resource(uri) ?? core.registry.matchTemplate(uri)?.def;
