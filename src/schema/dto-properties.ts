@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import { getMetadataStorage, type MetadataStorage } from 'class-validator';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { FrameworkError } from '../errors/framework-error';
 import { getFieldOptions, type FieldOptions } from './field-metadata';
+import { indexedMetadataStorage, targetValidationMetadatas, type ValidationMetadata } from './validation-metadata-index';
 
-export type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
+export type { ValidationMetadata };
 
 /** The validator name `@Field` registers so that Field-only properties are whitelisted and checked. */
 export const FIELD_VALIDATOR_NAME = 'omcField';
@@ -23,7 +23,7 @@ export interface DtoProperty {
 
 /** Properties in declaration order, ancestors' first (a redeclared property keeps its ancestor's place). */
 export function readDtoProperties(dto: Function): DtoProperty[] {
-  const metadatas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+  const metadatas = targetValidationMetadatas(indexedMetadataStorage(), dto, '', true, false);
   const fields = getFieldOptions(dto);
   const chain = ancestry(dto);
   const byName = new Map<string, { rank: number; validations: ValidationMetadata[] }>();
