@@ -75,7 +75,7 @@ async function checkTools(peer, n, label, callEvery) {
 
 async function startOnce(server, n, callEvery) {
   const t0 = process.hrtime.bigint();
-  const peer = stdioPeer(server, { NTOOLS: String(n) });
+  const peer = stdioPeer(server, { ...server.env, NTOOLS: String(n) });
   try {
     const init = await peer.request('initialize', INIT);
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -115,6 +115,13 @@ export async function measureStartupScale({ rounds = 5, sizes = [1, 500, 5000], 
       const at = (label) => rows.find((r) => r.label === label && r.n === n && r.round === round);
       return { ms: at('ours').ms / at('sdk-v2').ms, cpu: at('ours').cpuMs / at('sdk-v2').cpuMs };
     });
+    if (servers.some((s) => s.label === 'ours-base')) {
+      const ab = [...new Set(rows.map((r) => r.round))].map((round) => {
+        const at = (label) => rows.find((r) => r.label === label && r.n === n && r.round === round);
+        return { ms: at('ours').ms / at('ours-base').ms, cpu: at('ours').cpuMs / at('ours-base').cpuMs };
+      });
+      summary.push({ n, label: 'ours ÷ ours-base', medianMs: median(ab.map((x) => x.ms)), cpuMs: median(ab.map((x) => x.cpu)), peakMB: of('ours', 'peakMB') / of('ours-base', 'peakMB') });
+    }
     summary.push({
       n, label: 'ours ÷ sdk-v2', medianMs: median(perRound.map((x) => x.ms)), cpuMs: median(perRound.map((x) => x.cpu)),
       peakMB: of('ours', 'peakMB') / of('sdk-v2', 'peakMB'),
