@@ -37,7 +37,8 @@ export function knownOptionKeys(cls: OptionsClass): readonly string[] {
   let keys = knownKeysCache.get(cls);
   if (!keys) {
     const found = new Set(Object.keys(new cls()));
-    for (const m of targetValidationMetadatas(indexedMetadataStorage(), cls, '', true, false)) found.add(m.propertyName);
+    const metadatas = targetValidationMetadatas(indexedMetadataStorage(), cls, '', true, false);
+    for (const m of metadatas) found.add(m.propertyName);
     keys = Object.freeze([...found]);
     knownKeysCache.set(cls, keys);
   }

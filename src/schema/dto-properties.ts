@@ -2,7 +2,11 @@ import 'reflect-metadata';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { FrameworkError } from '../errors/framework-error';
 import { getFieldOptions, type FieldOptions } from './field-metadata';
-import { indexedMetadataStorage, targetValidationMetadatas, type ValidationMetadata } from './validation-metadata-index';
+import {
+  indexedMetadataStorage,
+  targetValidationMetadatas,
+  type ValidationMetadata,
+} from './validation-metadata-index';
 
 export type { ValidationMetadata };
 

@@ -28,8 +28,8 @@ function metadataMap(storage: MetadataStorage): Map<unknown, ValidationMetadata[
 
 /**
  * The same answer as `storage.getTargetValidationMetadatas(target, schema, always, strictGroups, groups)`:
- * the target's own metadata, then its ancestors' (root first, the order their decorators ran in), an inherited entry dropped where the
- * target redeclares the same property and rule type.
+ * the target's own metadata, then its ancestors' (root first, the order their decorators ran in), an
+ * inherited entry dropped where the target redeclares the same property and rule type.
  */
 export function targetValidationMetadatas(
   storage: MetadataStorage,

@@ -19,13 +19,14 @@ test('require("onemodelcontext") defers the cold layers; every name still resolv
     const cold = ['client', 'testing', 'auth', 'guards', 'transports/http'];
     const omc = require('onemodelcontext');
     const before = cold.filter(loaded);
-    const stdio = typeof omc.McpApplication === 'function' && typeof omc.Tool === 'function' && typeof omc.serveStdio === 'function';
+    const stdio = [omc.McpApplication, omc.Tool, omc.serveStdio].every((f) => typeof f === 'function');
     const afterStdio = cold.filter(loaded);
     const server = typeof omc.serveHttp === 'function';
     const afterServer = cold.filter(loaded);
     const client = typeof omc.ContextClient;
     const undefinedNames = Object.keys(omc).filter((k) => k !== '__esModule' && omc[k] === undefined);
-    console.log(JSON.stringify({ before, stdio, afterStdio, server, afterServer, client, after: cold.filter(loaded), undefinedNames }));`;
+    const after = cold.filter(loaded);
+    console.log(JSON.stringify({ before, stdio, afterStdio, server, afterServer, client, after, undefinedNames }));`;
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
   expect(out).toEqual({
     before: [],

@@ -5,7 +5,16 @@
  * Counted, not timed: the machine is shared.
  */
 import 'reflect-metadata';
-import { getMetadataStorage, IsInt, IsOptional, IsString, MaxLength, Min, Validate, ValidatorConstraint } from 'class-validator';
+import {
+  getMetadataStorage,
+  IsInt,
+  IsOptional,
+  IsString,
+  MaxLength,
+  Min,
+  Validate,
+  ValidatorConstraint,
+} from 'class-validator';
 import type { ValidatorConstraintInterface } from 'class-validator';
 import { Tool } from '../../../src';
 import { makeApp, MemoryClient } from '../../helpers/apps';

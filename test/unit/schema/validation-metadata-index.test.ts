@@ -75,8 +75,7 @@ describe('targetValidationMetadatas', () => {
     IsString()(Later.prototype, 'late');
     const found = targetValidationMetadatas(storage, Later, '', true, false).map((m) => m.propertyName);
     expect(found).toEqual(expect.arrayContaining(['late', 'count', 'name']));
-    expect(validateSync(Object.assign(new Later(), { name: 'ok', count: 1, level: 2, late: 4 })).map((e) => e.property)).toEqual([
-      'late',
-    ]);
+    const errors = validateSync(Object.assign(new Later(), { name: 'ok', count: 1, level: 2, late: 4 }));
+    expect(errors.map((e) => e.property)).toEqual(['late']);
   });
 });
