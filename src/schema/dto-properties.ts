@@ -44,11 +44,23 @@ export function readDtoProperties(dto: Function): DtoProperty[] {
     .map(([name, { validations }]) => ({
       dto,
       name,
-      designType: Reflect.getMetadata('design:type', dto.prototype, name) as unknown,
+      designType: designTypeOf(chain, name),
       validations,
       field: fields.get(name) ?? {},
       transformType: readTransformType(dto, name),
     }));
+}
+
+/**
+ * `design:type` of a property, nearest class first. Own lookups along the chain we already walked:
+ * reflect-metadata's inherited lookup also asks Object.prototype, through its provider registry.
+ */
+function designTypeOf(chain: readonly Function[], property: string): unknown {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const type: unknown = Reflect.getOwnMetadata('design:type', chain[i]!.prototype as object, property);
+    if (type !== undefined) return type;
+  }
+  return undefined;
 }
 
 /** Root ancestor first, the class itself last. */
