@@ -12,7 +12,8 @@ interface FlowEntry {
   leaseUntil: number;
   /** Made on the first `ctx.once` record: most flows have none. JSON text, see `frozen`. */
   onces?: Record<string, string>;
-  completed?: { json: string | undefined };
+  /** A JSON primitive as it is (nothing to copy or alias); anything else as JSON text, see `frozen`. */
+  completed?: { value: unknown } | { json: string | undefined };
 }
 
 export const DEFAULT_MAX_TRACKED_FLOWS = 100_000;
@@ -23,6 +24,14 @@ export const DEFAULT_MAX_TRACKED_FLOWS = 100_000;
  */
 function frozen(value: unknown): string | undefined {
   return value === undefined ? undefined : JSON.stringify(value);
+}
+
+/** A completion that reads back as itself: a string, a boolean, a finite number or null needs no JSON copy. */
+function completion(value: unknown): { value: unknown } | { json: string | undefined } {
+  const t = typeof value;
+  return value === null || t === 'string' || t === 'boolean' || (t === 'number' && Number.isFinite(value))
+    ? { value }
+    : { json: frozen(value) };
 }
 
 function thawed<T>(json: string | undefined): T {
@@ -54,7 +63,10 @@ export class MemoryFlowStore implements FlowStore {
   async claim(flowId: string, holder: string, expiresAtMs: number, leaseMs: number): Promise<FlowClaim> {
     const now = this.now();
     let entry = this.live(flowId, now);
-    if (entry?.completed) return { kind: 'completed', result: thawed(entry.completed.json) };
+    if (entry?.completed) {
+      const done = entry.completed;
+      return { kind: 'completed', result: 'value' in done ? done.value : thawed(done.json) };
+    }
     const other = entry?.holder !== undefined && entry.holder !== holder;
     if (other && entry!.leaseUntil > now) return { kind: 'busy' };
     if (!entry) {
@@ -91,7 +103,7 @@ export class MemoryFlowStore implements FlowStore {
 
   async complete(flowId: string, holder: string, result: unknown, expiresAtMs: number): Promise<void> {
     const entry = this.held(flowId, holder);
-    entry.completed = { json: frozen(result) };
+    entry.completed = completion(result);
     entry.holder = undefined;
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
   }

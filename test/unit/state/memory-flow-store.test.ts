@@ -50,3 +50,26 @@ test('the cap refuses a new flow instead of evicting a live one; expired ones ma
   expect(await s.claim('f3', 'a', 8_000, 60_000)).toEqual({ kind: 'claimed', onces: {} });
   expect(s.size).toBe(2);
 });
+
+test('a completion reads back as JSON would give it: primitives as they are, objects as copies', async () => {
+  const s = new MemoryFlowStore();
+  const object = { content: [{ type: 'text', text: 'hi' }], n: NaN };
+  const cases: Array<[unknown, unknown]> = [
+    ['text', 'text'],
+    [0, 0],
+    [false, false],
+    [null, null],
+    [NaN, null],
+    [object, { content: [{ type: 'text', text: 'hi' }], n: null }],
+    [undefined, undefined],
+  ];
+  for (const [i, [value, expected]] of cases.entries()) {
+    await s.claim(`f${i}`, 'a', Date.now() + 60_000, 60_000);
+    await s.complete(`f${i}`, 'a', value, Date.now() + 60_000);
+    const claim = await s.claim(`f${i}`, 'b', Date.now() + 60_000, 60_000);
+    expect(claim).toEqual({ kind: 'completed', result: expected });
+    if (typeof value === 'object' && value !== null) expect((claim as { result: unknown }).result).not.toBe(value);
+  }
+  object.content[0]!.text = 'changed after completion';
+  expect(await s.claim('f5', 'c', Date.now() + 60_000, 60_000)).toMatchObject({ result: { content: [{ text: 'hi' }] } });
+});
