@@ -12,6 +12,7 @@ import { scenarioRatios } from './lib/ratios.mjs';
 import { pinSelf } from './lib/procs.mjs';
 import { machineInfo } from './lib/machine.mjs';
 import { measureStartup } from './lib/startup.mjs';
+import { measureStartupScale } from './lib/startup-scale.mjs';
 import { measureSessions } from './lib/sessions.mjs';
 import { runStateCodec } from './lib/state-codec.mjs';
 import { writeReport } from './lib/report.mjs';
@@ -45,6 +46,11 @@ for (const scenario of SCENARIOS) {
   save();
 }
 if (wanted('startup')) { console.error('start-up'); results.startup = await measureStartup(opts.startupRuns); save(); }
+if (wanted('startup-scale')) {
+  console.error('start-up at 1, 500, 5 000 tools (stdio)');
+  results.startupScale = await measureStartupScale({ rounds: args.smoke ? 1 : opts.startupRuns, log: (l) => console.error(`  ${l}`) });
+  save();
+}
 if (wanted('sessions')) { console.error('idle sessions'); results.sessions = await measureSessions(opts.sessions); save(); }
 if (wanted('state-codec')) { console.error('state codec'); results.stateCodec = runStateCodec(); save(); }
 results.finished = new Date().toISOString();
@@ -55,5 +61,6 @@ for (const s of results.scenarios) {
   console.table(scenarioRatios(s).map((r) => ({ ours: r.ours, vs: r.other, conns: r.connections, median: r.median.toFixed(3), perRound: r.perRound.map((x) => x.toFixed(3)).join(' ') })));
 }
 if (results.startup) console.table(results.startup.summary);
+if (results.startupScale) console.table(results.startupScale.summary.map(({ perRound, ...r }) => r));
 if (results.sessions) console.table(results.sessions.summary);
 if (!args['no-report']) writeReport(results, outDir);

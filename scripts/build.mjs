@@ -27,15 +27,15 @@ for (const { esm, cjs } of ENTRIES) {
   writeFileSync(`dist/esm/${esm}.d.mts`, `export * from '../cjs/${cjs}.js';\n`);
 }
 /**
- * The root index also re-exports the client, the test kit, the OAuth resource layer, stdio and the
- * fetch adapter; a server on HTTP needs none of them. In the CommonJS index their `require`s become
+ * The root index also re-exports the client, the test kit, the OAuth resource layer, the built-in guards,
+ * both transports and the fetch adapter; a server needs one transport and none of the rest. In the CommonJS index their `require`s become
  * lazy: tsc already reads every re-export through a getter (`get: () => mod_1.Name`), so `mod_1` is a
  * proxy that requires the module on the first read of one of its names. (The ESM entry binds every
  * name when it loads, so it still loads them all.) The count is checked so a change in tsc's output
  * fails the build instead of silently loading everything again.
  */
 function lazyColdLayers(file) {
-  const cold = /^var (\w+) = require\("(\.\/(?:client|testing|bridge|auth|transports\/stdio|adapters\/fetch)(?:\/[^"]*)?)"\);$/;
+  const cold = /^var (\w+) = require\("(\.\/(?:client|testing|bridge|auth|guards|transports\/stdio|transports\/http|adapters\/fetch)(?:\/[^"]*)?)"\);$/;
   let count = 0;
   const lines = readFileSync(file, 'utf8').split('\n').map((line) => {
     const m = line.match(cold);

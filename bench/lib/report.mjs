@@ -77,6 +77,17 @@ function startup(st, note) {
     table(['server', 'median ms', 'min–max', 'per run'], st.summary.map((r) => [r.label, f(r.medianMs), `${f(r.minMs)}–${f(r.maxMs)}`, r.perRun.map((x) => f(x)).join(' · ')])), ''].join('\n');
 }
 
+export function startupScale(st) {
+  if (!st) return '';
+  const n = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+  return ['## Start-up as the app grows: spawn → `initialize` answer over stdio (issue 38)', '',
+    `N tools, each with its own three-field schema (ours: a class-validator DTO per tool; SDK v2: a zod object per tool); ${st.rounds} round(s), the order flipped every round; the server's CPU (utime+stime) and peak RSS (VmHWM) read from /proc when the answer arrives. Every tool is listed, and called in the first round. Ratios: median of per-round ratios (peak RSS: ratio of medians).`, '',
+    table(['N', 'server', 'median ms', 'server CPU ms', 'peak RSS MB', 'per round ms'], st.summary.map((r) => {
+      const ratio = r.label.includes('÷');
+      return [r.n, ratio ? `**${r.label}**` : r.label, n(r.medianMs, ratio ? 2 : 0), n(r.cpuMs, ratio ? 2 : 0), n(r.peakMB, ratio ? 2 : 0), r.perRound?.join(' · ') ?? ''];
+    })), ''].join('\n');
+}
+
 function sessions(se) {
   if (!se) return '';
   return ['## Memory per 1 000 idle legacy sessions', '',
@@ -104,7 +115,7 @@ function profile(dir) {
 }
 
 export function writeReport(results, dir) {
-  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup, results.startupNote), sessions(results.sessions), codec(results.stateCodec), profile(dir)].join('\n');
+  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup, results.startupNote), startupScale(results.startupScale), sessions(results.sessions), codec(results.stateCodec), profile(dir)].join('\n');
   writeFileSync(`${dir}RESULTS.md`, md.replace(/\n{3,}/g, '\n\n'));
   writeFileSync(`${dir}results.svg`, renderChart(results));
   console.error(`wrote ${dir}RESULTS.md and ${dir}results.svg`);

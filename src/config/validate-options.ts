@@ -5,8 +5,9 @@
  * is reported as `field: what is wrong`, all of them in one FrameworkError('OMC_INVALID_OPTIONS').
  */
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
+import { validateSync, type ValidationError } from 'class-validator';
 import { FrameworkError } from '../errors/framework-error';
+import { indexedMetadataStorage, targetValidationMetadatas } from '../schema/validation-metadata-index';
 import { closestName } from './did-you-mean';
 
 /** One thing wrong with the options: the field to change and what is wrong with it. */
@@ -36,7 +37,8 @@ export function knownOptionKeys(cls: OptionsClass): readonly string[] {
   let keys = knownKeysCache.get(cls);
   if (!keys) {
     const found = new Set(Object.keys(new cls()));
-    for (const m of getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false)) found.add(m.propertyName);
+    const metadatas = targetValidationMetadatas(indexedMetadataStorage(), cls, '', true, false);
+    for (const m of metadatas) found.add(m.propertyName);
     keys = Object.freeze([...found]);
     knownKeysCache.set(cls, keys);
   }

@@ -23,8 +23,10 @@ function assertReflect(): void {
 function append<O>(key: symbol, target: object, entry: MethodEntry<O>): void {
   assertReflect();
   const ctor = (target as { constructor: Function }).constructor;
-  const own: MethodEntry<O>[] = Reflect.getOwnMetadata(key, ctor) ?? [];
-  Reflect.defineMetadata(key, [...own, entry], ctor);
+  // Appended in place: a class with many decorated methods records them in linear time.
+  const own: MethodEntry<O>[] | undefined = Reflect.getOwnMetadata(key, ctor);
+  if (own) own.push(entry);
+  else Reflect.defineMetadata(key, [entry], ctor);
 }
 
 /** Entries of a class and its ancestors; a subclass entry for the same method wins. */

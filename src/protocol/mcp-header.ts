@@ -97,8 +97,8 @@ export function readHeaderParams(inputSchema: JsonObject): { params: HeaderParam
   const seen = new Map<string, string>();
   const visit = (schema: unknown, path: string[], reachable: boolean): void => {
     if (!isRecord(schema)) return;
-    const where = path.join('.') || '(root)';
     if (Object.prototype.hasOwnProperty.call(schema, MCP_HEADER_KEYWORD)) {
+      const where = path.join('.') || '(root)';
       const name = schema[MCP_HEADER_KEYWORD];
       const type = paramType(schema);
       if (!reachable || path.length === 0) {
@@ -126,10 +126,14 @@ export function readHeaderParams(inputSchema: JsonObject): { params: HeaderParam
         params.push({ path, name, type });
       }
     }
+    // Paths are built only for keywords present: this walk runs for every tool at start-up.
     if (isRecord(schema.properties)) {
-      for (const [key, sub] of Object.entries(schema.properties)) visit(sub, [...path, key], reachable);
+      for (const key in schema.properties) {
+        if (Object.prototype.hasOwnProperty.call(schema.properties, key))
+          visit(schema.properties[key], [...path, key], reachable);
+      }
     }
-    for (const k of ONE) visit(schema[k], [...path, `<${k}>`], false);
+    for (const k of ONE) if (isRecord(schema[k])) visit(schema[k], [...path, `<${k}>`], false);
     for (const k of MAP)
       if (isRecord(schema[k]))
         for (const [key, sub] of Object.entries(schema[k])) visit(sub, [...path, `<${k}:${key}>`], false);

@@ -1,10 +1,14 @@
 import 'reflect-metadata';
-import { getMetadataStorage, type MetadataStorage } from 'class-validator';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { FrameworkError } from '../errors/framework-error';
 import { getFieldOptions, type FieldOptions } from './field-metadata';
+import {
+  indexedMetadataStorage,
+  targetValidationMetadatas,
+  type ValidationMetadata,
+} from './validation-metadata-index';
 
-export type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
+export type { ValidationMetadata };
 
 /** The validator name `@Field` registers so that Field-only properties are whitelisted and checked. */
 export const FIELD_VALIDATOR_NAME = 'omcField';
@@ -23,7 +27,7 @@ export interface DtoProperty {
 
 /** Properties in declaration order, ancestors' first (a redeclared property keeps its ancestor's place). */
 export function readDtoProperties(dto: Function): DtoProperty[] {
-  const metadatas = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+  const metadatas = targetValidationMetadatas(indexedMetadataStorage(), dto, '', true, false);
   const fields = getFieldOptions(dto);
   const chain = ancestry(dto);
   const byName = new Map<string, { rank: number; validations: ValidationMetadata[] }>();
@@ -40,11 +44,23 @@ export function readDtoProperties(dto: Function): DtoProperty[] {
     .map(([name, { validations }]) => ({
       dto,
       name,
-      designType: Reflect.getMetadata('design:type', dto.prototype, name) as unknown,
+      designType: designTypeOf(chain, name),
       validations,
       field: fields.get(name) ?? {},
       transformType: readTransformType(dto, name),
     }));
+}
+
+/**
+ * `design:type` of a property, nearest class first. Own lookups along the chain we already walked:
+ * reflect-metadata's inherited lookup also asks Object.prototype, through its provider registry.
+ */
+function designTypeOf(chain: readonly Function[], property: string): unknown {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const type: unknown = Reflect.getOwnMetadata('design:type', chain[i]!.prototype as object, property);
+    if (type !== undefined) return type;
+  }
+  return undefined;
 }
 
 /** Root ancestor first, the class itself last. */

@@ -119,8 +119,9 @@ class DtoSchemaBuilder {
     const type = value.kind ? { type: value.kind } : {};
     if (value.enumValues) return { ...type, ...enumKeywords(value.enumValues, property, isItem) };
     if (value.constValue) return { ...type, const: value.constValue.value };
-    const keywords = Object.fromEntries(VALUE_KEYWORDS.map((keyword) => [keyword, value[keyword]]));
-    return { ...type, ...compact(keywords) };
+    const schema: MutableSchema = { ...type };
+    for (const keyword of VALUE_KEYWORDS) if (value[keyword] !== undefined) schema[keyword] = value[keyword];
+    return schema;
   }
 }
 
@@ -160,6 +161,8 @@ function rejectUndescribedFields(dto: Function, facts: readonly PropertyFacts[])
   );
 }
 
-function compact(object: object): MutableSchema {
-  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
+function compact(object: Record<string, unknown>): MutableSchema {
+  const kept: MutableSchema = {};
+  for (const key in object) if (object[key] !== undefined) kept[key] = object[key];
+  return kept;
 }

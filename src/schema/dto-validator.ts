@@ -7,6 +7,7 @@ import { hostileInputProblems } from './hostile-input';
 import { hasStructuredProperties, shapeProblems } from './required-nested';
 import { fastAcceptFor, type FastAccept } from './fast-path';
 import { capped, flattenValidationErrors } from './validation-messages';
+import { indexedMetadataStorage } from './validation-metadata-index';
 
 export type DtoValidation<T> = { ok: true; value: T } | { ok: false; errors: string[] };
 
@@ -20,6 +21,7 @@ const validators = new WeakMap<Function, (input: unknown) => DtoValidation<unkno
 export function createDtoValidator<T extends object>(dto: new () => T): (input: unknown) => DtoValidation<T> {
   const cached = validators.get(dto);
   if (cached) return cached as (input: unknown) => DtoValidation<T>;
+  indexedMetadataStorage(); // validateSync's per-object lookup, without a scan of every registered class
   const schema = dtoToJsonSchema(dto);
   const checksShape = hasStructuredProperties(schema);
   // Decided and compiled on first use: start-up with hundreds of tools pays for none of them.

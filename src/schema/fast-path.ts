@@ -1,15 +1,17 @@
 /**
  * A fast accept path for flat DTOs whose every rule the generated JSON Schema states exactly:
- * a compiled Ajv check, then `new Dto()` plus the input's own keys (what plainToInstance does for
- * such a class). Only acceptance is fast: anything Ajv refuses goes through class-transformer and
- * class-validator, so error messages and edge cases stay theirs. Sound by construction: each
- * whitelisted rule is at least as strict in Ajv as in class-validator (null is refused by Ajv even
- * where @IsOptional lets it pass, and that input then takes the full path).
+ * a direct check of that schema (flat-schema-check.ts; compiled Ajv where that does not apply), then
+ * `new Dto()` plus the input's own keys (what plainToInstance does for such a class). Only acceptance
+ * is fast: anything refused goes through class-transformer and class-validator, so error messages and
+ * edge cases stay theirs. Sound by construction: each whitelisted rule is at least as strict in the
+ * schema as in class-validator (null is refused there even where @IsOptional lets it pass, and that
+ * input then takes the full path).
  */
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { TransformationType } from 'class-transformer';
 import type { JsonSchemaObject } from './json-schema-types';
 import { compileJsonSchema } from './json-schema-validator';
+import { flatSchemaCheck } from './flat-schema-check';
 import { readDtoProperties, type DtoProperty } from './dto-properties';
 
 /** Rules whose JSON Schema form accepts nothing class-validator refuses. (Not minLength: validator.js
@@ -35,6 +37,9 @@ export function fastAcceptFor(dto: Function, schema: JsonSchemaObject): FastAcce
   if ((schema as { additionalProperties?: unknown }).additionalProperties !== false) return undefined;
   const properties = readDtoProperties(dto);
   if (properties.length === 0 || !properties.every((p) => exact(dto, p))) return undefined;
+  // Ajv only for a schema the direct check does not read (it is loaded on that first compile).
+  const direct = flatSchemaCheck(schema);
+  if (direct) return direct;
   const check = compileJsonSchema(schema);
   return (input) => check(input).ok;
 }

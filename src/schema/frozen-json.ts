@@ -16,13 +16,11 @@ function freezeCopy(value: unknown, ancestors: Set<object>): unknown {
   } else {
     const target: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      // defineProperty, not assignment: a "__proto__" key must stay a plain key, never a prototype switch.
-      Object.defineProperty(target, key, {
-        value: freezeCopy((value as Record<string, unknown>)[key], ancestors),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      const item = freezeCopy((value as Record<string, unknown>)[key], ancestors);
+      // defineProperty, not assignment, for "__proto__": it must stay a plain key, never a prototype switch.
+      if (key === '__proto__')
+        Object.defineProperty(target, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else target[key] = item;
     }
     copy = target;
   }

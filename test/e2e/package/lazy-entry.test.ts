@@ -1,7 +1,8 @@
 /**
- * The built CommonJS root index loads the client, the test kit, the OAuth resource layer, stdio and
- * the fetch adapter on the first read of one of their names (a server on HTTP never pays for them),
- * and every exported name still reads as a value.
+ * The built CommonJS root index loads the client, the test kit, the OAuth resource layer, the built-in
+ * guards, each transport and the fetch adapter on the first read of one of their names (a server on
+ * HTTP never pays for the client, a stdio server never for HTTP), and every exported name still reads
+ * as a value.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,21 +16,26 @@ test('require("onemodelcontext") defers the cold layers; every name still resolv
   const script = `
     require('reflect-metadata');
     const loaded = (dir) => Object.keys(require.cache).some((f) => f.includes('/dist/cjs/' + dir + '/'));
-    const cold = ['client', 'testing', 'auth'];
+    const cold = ['client', 'testing', 'auth', 'guards', 'transports/http'];
     const omc = require('onemodelcontext');
     const before = cold.filter(loaded);
-    const server = typeof omc.McpApplication === 'function' && typeof omc.serveHttp === 'function';
+    const stdio = [omc.McpApplication, omc.Tool, omc.serveStdio].every((f) => typeof f === 'function');
+    const afterStdio = cold.filter(loaded);
+    const server = typeof omc.serveHttp === 'function';
     const afterServer = cold.filter(loaded);
     const client = typeof omc.ContextClient;
     const undefinedNames = Object.keys(omc).filter((k) => k !== '__esModule' && omc[k] === undefined);
-    console.log(JSON.stringify({ before, server, afterServer, client, after: cold.filter(loaded), undefinedNames }));`;
+    const after = cold.filter(loaded);
+    console.log(JSON.stringify({ before, stdio, afterStdio, server, afterServer, client, after, undefinedNames }));`;
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
   expect(out).toEqual({
     before: [],
+    stdio: true,
+    afterStdio: [],
     server: true,
-    afterServer: [],
+    afterServer: ['transports/http'],
     client: 'function',
-    after: ['client', 'testing', 'auth'],
+    after: ['client', 'testing', 'auth', 'guards', 'transports/http'],
     undefinedNames: [],
   });
 });

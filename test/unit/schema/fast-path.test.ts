@@ -16,6 +16,8 @@ import {
 } from 'class-validator';
 import { createDtoValidator, dtoToJsonSchema } from '../../../src/schema';
 import { fastAcceptFor } from '../../../src/schema/fast-path';
+import { flatSchemaCheck } from '../../../src/schema/flat-schema-check';
+import { compileJsonSchema } from '../../../src/schema/json-schema-validator';
 
 class Flat {
   @IsString() @MaxLength(5) name!: string;
@@ -75,4 +77,37 @@ test('fast acceptance implies slow acceptance and the same instance (fast-check)
     }),
     { numRuns: 3000 },
   );
+});
+
+test('the direct check of a flat schema decides exactly as Ajv does (fast-check)', () => {
+  const schema = dtoToJsonSchema(Flat);
+  const direct = flatSchemaCheck(schema)!;
+  expect(direct).toBeDefined();
+  const ajv = compileJsonSchema(schema);
+  const value = fc.oneof(
+    fc.string({ maxLength: 8 }),
+    fc.string({ unit: 'grapheme', maxLength: 7 }),
+    fc.integer({ min: -3, max: 13 }),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constantFrom('a', 'b', 1, 0, -0, 10, 11, 'abcde', '😀😀😀😀😀', '😀😀😀😀😀😀'),
+  );
+  const input = fc.dictionary(fc.constantFrom('name', 'count', 'flag', 'pick', 'note', 'extra', '__proto__'), value);
+  fc.assert(
+    fc.property(input, (plain) => {
+      expect(direct(plain)).toBe(ajv(plain).ok);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test('schemas with a keyword the direct check does not read are left to Ajv', () => {
+  const base = { type: 'object', additionalProperties: false } as const;
+  expect(flatSchemaCheck({ ...base, properties: { a: { type: 'string', pattern: '^x' } } })).toBeUndefined();
+  expect(flatSchemaCheck({ ...base, properties: { a: { type: ['string', 'null'] } } })).toBeUndefined();
+  expect(flatSchemaCheck({ ...base, properties: { a: { enum: [{ x: 1 }] } } })).toBeUndefined();
+  expect(flatSchemaCheck({ ...base, properties: {}, minProperties: 1 })).toBeUndefined();
+  expect(flatSchemaCheck({ type: 'object', properties: {} })).toBeUndefined();
+  expect(flatSchemaCheck({ ...base, properties: { a: { type: 'string' } }, required: ['b'] })).toBeUndefined();
 });
