@@ -43,6 +43,7 @@ export const FRAMEWORK_ERROR_CODES = Object.freeze([
   'OMC_CLIENT_AUTH_SCOPE',
   'OMC_CLIENT_AUTH_DENIED',
   'OMC_CLIENT_TASK_CANCELLED',
+  'OMC_CLIENT_SESSION_LOST',
 ] as const);
 
 export type FrameworkErrorCode = (typeof FRAMEWORK_ERROR_CODES)[number];

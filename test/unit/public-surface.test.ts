@@ -70,6 +70,7 @@ test('src/index.ts exports exactly these runtime values', () => {
     'SHARED_STORES',
     'ScopesGuard',
     'ServerError',
+    'SessionLostError',
     'StateBag',
     'StoreUnavailableError',
     'Subscription',
