@@ -1,5 +1,5 @@
 /** What the server says when a full session pool evicted one of its sessions to make room. */
-import type { ServerLogger } from '../../server/server-logger';
+import type { ServerLogger } from '../../server/core/server-logger';
 import type { SessionEviction } from './session-store';
 
 /** One line per eviction: the pool, how old and how long idle (seconds), never the session id itself. */
