@@ -76,7 +76,10 @@ export class HttpEndpoint {
           maxAnonymousSessions: options.maxAnonymousSessions,
           idleTimeoutMs: options.sessionIdleTimeoutMs,
           evictableAfterMs: options.sessionEvictionMinIdleMs,
-          onEvicted: (e) => logEviction(server.settings.logger, e),
+          onEvicted: (e) => {
+            logEviction(server.settings.logger, e);
+            server.settings.sessionEvicted?.(e.pool);
+          },
           maxPendingAsks: server.settings.maxPendingAsksPerSession,
           idPrefix: options.sessionIdPrefix,
         },
