@@ -1,0 +1,176 @@
+/**
+ * ContextClient and a legacy session the server lost (issue 39): a 404 to a request that carried the
+ * session id starts a new session and retries that request once — the caller does not notice, and
+ * the request runs once; a second 404 surfaces; a resource subscription that lived on the lost
+ * session ends with SessionLostError. Against real serveHttp: a session evicted by a full pool, and
+ * a server restarted between two calls.
+ */
+import { IsString } from 'class-validator';
+import {
+  ContextClient,
+  ContextServerModule,
+  Field,
+  McpApplication,
+  Resource,
+  SessionLostError,
+  Tool,
+} from '../../../src';
+import { serveHttp, type HttpOptions, type HttpServerHandle } from '../../../src/transports/http';
+import { silentLogger } from '../../../src/server/core/server-logger';
+import { ServerError } from '../../../src/client/server-errors';
+import { RawLegacyClient, waitFor } from '../../helpers/http-fixtures';
+
+const runs = { count: 0 };
+
+class Note {
+  @IsString() @Field() text!: string;
+}
+
+class CountingTools {
+  @Tool({ description: 'Counts its runs' })
+  count(args: Note) {
+    return `run ${++runs.count}: ${args.text}`;
+  }
+  @Resource({ uri: 'memo://today', name: 'today', mimeType: 'text/plain' })
+  today() {
+    return 'nothing yet';
+  }
+}
+
+function app(): McpApplication {
+  return McpApplication.create({
+    name: 'recovery',
+    version: '1.0.0',
+    providers: [CountingTools],
+    modules: [ContextServerModule.configure({ logger: silentLogger })],
+  });
+}
+
+interface Sent {
+  method: string;
+  status: number;
+  session?: string;
+}
+
+/**
+ * A fetch that records each POST's method and status; `noGetStream` answers GET 405, as a proxy
+ * without SSE would (a session holding its GET stream is in use, and never evicted).
+ */
+function recordingFetch(sent: Sent[], rewrite?: (method: string, session?: string) => Response | undefined) {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    if ((init?.method ?? 'GET') === 'GET') return new Response(null, { status: 405 });
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : {};
+    const method = String(body.method ?? 'response');
+    const session = headers.get('mcp-session-id') ?? undefined;
+    const res = rewrite?.(method, session) ?? (await fetch(input, init));
+    sent.push({ method, status: res.status, session });
+    return res;
+  }) as typeof fetch;
+}
+
+const textOf = (r: { content: Array<{ type: string; text?: string }> }) => r.content[0]?.text;
+
+async function serve(http: Partial<HttpOptions> = {}): Promise<HttpServerHandle> {
+  return serveHttp(app(), { port: 0, ...http });
+}
+
+beforeEach(() => {
+  runs.count = 0;
+});
+
+test('a session evicted by a full pool: the next call starts a new session and runs once', async () => {
+  const server = await serve({ maxAnonymousSessions: 1, sessionEvictionMinIdleMs: 0 });
+  const sent: Sent[] = [];
+  const client = await ContextClient.connect(
+    { url: server.url, fetch: recordingFetch(sent) },
+    { protocolVersion: '2025-11-25' },
+  );
+  try {
+    expect(textOf(await client.callTool('count', { text: 'first' }))).toBe('run 1: first');
+    // Another client takes the only anonymous slot: ours was idle, so it is evicted.
+    expect((await new RawLegacyClient(server.url).initialize()).status).toBe(200);
+    expect(textOf(await client.callTool('count', { text: 'second' }))).toBe('run 2: second');
+    expect(runs.count).toBe(2);
+    const calls = sent.filter((s) => s.method === 'tools/call');
+    expect(calls.map((c) => c.status)).toEqual([200, 404, 200]);
+    expect(calls[2]!.session).not.toBe(calls[1]!.session);
+    expect(sent.filter((s) => s.method === 'initialize')).toHaveLength(2);
+    expect(client.era).toBe('legacy');
+  } finally {
+    await client.close();
+    await server.close({ deadlineMs: 1000 });
+  }
+});
+
+test('a second 404 surfaces: one new session, one retry, then the error', async () => {
+  const server = await serve();
+  const sent: Sent[] = [];
+  // Every call on a session is answered 404, as by a server that keeps losing it.
+  const notFound = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Session not found' } });
+  const lose = (method: string, session?: string) =>
+    method === 'tools/call' && session
+      ? new Response(notFound, { status: 404, headers: { 'content-type': 'application/json' } })
+      : undefined;
+  const client = await ContextClient.connect(
+    { url: server.url, fetch: recordingFetch(sent, lose) },
+    { protocolVersion: '2025-11-25' },
+  );
+  try {
+    const error = await client.callTool('count', { text: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as ServerError).httpStatus).toBe(404);
+    expect(sent.filter((s) => s.method === 'tools/call')).toHaveLength(2);
+    expect(sent.filter((s) => s.method === 'initialize')).toHaveLength(2);
+    expect(runs.count).toBe(0);
+  } finally {
+    await client.close();
+    await server.close({ deadlineMs: 1000 });
+  }
+});
+
+test('a server restarted between two calls: the client carries on (its GET stream too) and the call runs once', async () => {
+  const first = await serve({ sseRetryMs: 50 });
+  const port = first.port;
+  const gets: number[] = [];
+  const watching = (async (input: string | URL | Request, init?: RequestInit) => {
+    const res = await fetch(input, init);
+    if ((init?.method ?? 'GET') === 'GET') gets.push(res.status);
+    return res;
+  }) as typeof fetch;
+  const client = await ContextClient.connect({ url: first.url, fetch: watching }, { protocolVersion: '2025-11-25' });
+  let second: HttpServerHandle | undefined;
+  try {
+    expect(textOf(await client.callTool('count', { text: 'before' }))).toBe('run 1: before');
+    await first.close({ deadlineMs: 1000 });
+    second = await serve({ port, sseRetryMs: 50 });
+    // The restart ended the GET stream; its resumption reaches the new server, which knows no such session.
+    await waitFor(() => gets.includes(404), 10_000);
+    expect(textOf(await client.callTool('count', { text: 'after' }))).toBe('run 2: after');
+    expect(runs.count).toBe(2);
+    expect(textOf(await client.callTool('count', { text: 'again' }))).toBe('run 3: again');
+    await waitFor(() => gets.at(-1) === 200); // the new session's GET stream
+  } finally {
+    await client.close();
+    await second?.close({ deadlineMs: 1000 });
+  }
+});
+
+test('a resource subscription that lived on the lost session ends with SessionLostError', async () => {
+  const server = await serve({ maxAnonymousSessions: 1, sessionEvictionMinIdleMs: 0 });
+  const client = await ContextClient.connect(
+    { url: server.url, fetch: recordingFetch([]) },
+    { protocolVersion: '2025-11-25' },
+  );
+  try {
+    const sub = await client.listen({ resourceSubscriptions: ['memo://today'] });
+    const next = sub.next();
+    expect((await new RawLegacyClient(server.url).initialize()).status).toBe(200);
+    await client.ping(); // learns of the loss, recovers
+    await expect(next).rejects.toBeInstanceOf(SessionLostError);
+    await expect(next).rejects.toMatchObject({ code: 'OMC_CLIENT_SESSION_LOST' });
+  } finally {
+    await client.close();
+    await server.close({ deadlineMs: 1000 });
+  }
+});
