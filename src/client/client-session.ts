@@ -183,6 +183,11 @@ export class ClientSession {
         return await this.exchange(method, params, o, false);
       }
       throw serverErrorOf(response.error, httpStatus);
+    } catch (e) {
+      // A call cut off with its session (not retried: it may have run): the next requests get a new one.
+      if (e instanceof SessionLostError && e.sessionId !== undefined && this.renewSession)
+        void this.recoverSession(e.sessionId).catch(() => undefined);
+      throw e;
     } finally {
       if (o.input) this.callInputs.delete(id);
       clearTimeout(timer);

@@ -60,7 +60,11 @@ export class HttpStatusError extends FrameworkError {
  * subscription) ends with this error.
  */
 export class SessionLostError extends FrameworkError {
-  constructor(readonly what: string) {
+  constructor(
+    readonly what: string,
+    /** The lost session's id, when the transport learned of the loss (the client then starts a new one). */
+    readonly sessionId?: string,
+  ) {
     super(
       'OMC_CLIENT_SESSION_LOST',
       `The server lost this client's session (HTTP 404: evicted, expired or restarted); ${what}. The client started a new session for its next requests.`,

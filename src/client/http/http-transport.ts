@@ -121,7 +121,7 @@ export class HttpTransport implements ClientTransport {
         if (again.status === 404 && sentWith !== undefined) {
           await again.body?.cancel().catch(() => undefined);
           const what = `${message.method} was in flight and may have run, so it was not retried`;
-          return this.fail(message.id, new SessionLostError(what));
+          return this.fail(message.id, new SessionLostError(what, sentWith));
         }
         if (!again.ok || !again.body) break;
         position = await readEventStream(again.body, dispatch, position);

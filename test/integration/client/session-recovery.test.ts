@@ -7,6 +7,7 @@
  */
 import { IsString } from 'class-validator';
 import {
+  Context,
   ContextClient,
   ContextServerModule,
   Field,
@@ -26,7 +27,16 @@ class Note {
   @IsString() @Field() text!: string;
 }
 
+class NameForm {
+  @IsString() name!: string;
+}
+
 class CountingTools {
+  @Tool({ description: 'Asks a name' })
+  async ask(_args: Note, ctx: Context) {
+    const r = await ctx.elicit(NameForm, 'Your name?');
+    return r.action === 'accept' ? r.content.name : 'no';
+  }
   @Tool({ description: 'Counts its runs' })
   count(args: Note) {
     return `run ${++runs.count}: ${args.text}`;
@@ -172,5 +182,43 @@ test('a resource subscription that lived on the lost session ends with SessionLo
   } finally {
     await client.close();
     await server.close({ deadlineMs: 1000 });
+  }
+});
+
+test('a restart while a call waits on an ask: the call and the ask end with SessionLostError; the next call is served', async () => {
+  // The client resumes the cut stream after `retry` (1 s): the restarted server is up by then and says 404.
+  const first = await serve({ sseRetryMs: 1000 });
+  const port = first.port;
+  let asked = false;
+  let askEnded: unknown;
+  const client = await ContextClient.connect(
+    { url: first.url },
+    {
+      protocolVersion: '2025-11-25',
+      elicitation: (_params, { signal }) =>
+        new Promise((resolve) => {
+          asked = true;
+          signal.addEventListener('abort', () => {
+            askEnded = signal.reason;
+            resolve({ action: 'cancel' });
+          });
+        }),
+    },
+  );
+  let second: HttpServerHandle | undefined;
+  try {
+    const call = client.callTool('ask', { text: 'x' }).catch((e: unknown) => e);
+    await waitFor(() => asked);
+    await first.close({ deadlineMs: 100 });
+    second = await serve({ port });
+    const error = await call;
+    expect(error).toBeInstanceOf(SessionLostError);
+    expect((error as SessionLostError).message).toMatch(/tools\/call was in flight and may have run/);
+    await waitFor(() => askEnded !== undefined);
+    expect(askEnded).toBeInstanceOf(SessionLostError);
+    expect(textOf(await client.callTool('count', { text: 'next' }))).toBe('run 1: next');
+  } finally {
+    await client.close();
+    await second?.close({ deadlineMs: 1000 });
   }
 });
