@@ -63,6 +63,8 @@ export class ClientSession {
   /** Aborted (with SessionLostError) when the server loses the legacy session; renewed with it. */
   private sessionAlive = new AbortController();
   private recovering?: Promise<void>;
+  /** The session was lost and no new one is established yet. */
+  private sessionPending = false;
   /**
    * Starts a new legacy session (a fresh `initialize`); set by ContextClient. Without it a lost
    * session surfaces as the server's 404.
@@ -118,7 +120,11 @@ export class ClientSession {
     sessionRetry = true,
   ): Promise<JsonObject> {
     // Sent during a recovery it would carry no session id at all: wait for the new session.
-    if (this.recovering && !o.renewing) await this.recovering.catch(() => undefined);
+    if (!o.renewing) {
+      if (this.recovering) await this.recovering.catch(() => undefined);
+      // The last new session could not be had (the server refused it): try again before sending without one.
+      else if (this.sessionPending) await this.renew();
+    }
     const id = ++this.nextId;
     o.onId?.(id);
     const modern = this.era === 'modern';
@@ -218,8 +224,17 @@ export class ClientSession {
     const ended = this.sessionAlive;
     this.sessionAlive = new AbortController();
     ended.abort(new SessionLostError('what lived on it (subscriptions, asks being answered) ended'));
-    const renew = this.renewSession!;
-    const recovering = renew().finally(() => {
+    this.sessionPending = true;
+    return this.renew();
+  }
+
+  /** One `renewSession` at a time; until one succeeds, requests wait for a session rather than go without. */
+  private renew(): Promise<void> {
+    const recovering = this.renewSession!().then(
+      () => {
+        this.sessionPending = false;
+      },
+    ).finally(() => {
       if (this.recovering === recovering) this.recovering = undefined;
     });
     this.recovering = recovering;

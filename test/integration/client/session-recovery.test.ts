@@ -19,7 +19,8 @@ import {
 import { serveHttp, type HttpOptions, type HttpServerHandle } from '../../../src/transports/http';
 import { silentLogger } from '../../../src/server/core/server-logger';
 import { ServerError } from '../../../src/client/server-errors';
-import { RawLegacyClient, waitFor } from '../../helpers/http-fixtures';
+import { ErrorCode } from '../../../src/protocol/error-codes';
+import { JSON_HEADERS, RawLegacyClient, rawRequest, streamingRequest, waitFor } from '../../helpers/http-fixtures';
 
 const runs = { count: 0 };
 
@@ -107,6 +108,36 @@ test('a session evicted by a full pool: the next call starts a new session and r
     expect(calls[2]!.session).not.toBe(calls[1]!.session);
     expect(sent.filter((s) => s.method === 'initialize')).toHaveLength(2);
     expect(client.era).toBe('legacy');
+  } finally {
+    await client.close();
+    await server.close({ deadlineMs: 1000 });
+  }
+});
+
+test('a new session refused (the pool busy): the call fails with -32004; the next call tries again and is served', async () => {
+  const server = await serve({ maxAnonymousSessions: 1, sessionEvictionMinIdleMs: 0 });
+  const client = await ContextClient.connect(
+    { url: server.url, fetch: recordingFetch([]) },
+    { protocolVersion: '2025-11-25' },
+  );
+  const other = new RawLegacyClient(server.url);
+  try {
+    expect(textOf(await client.callTool('count', { text: 'one' }))).toBe('run 1: one');
+    expect((await other.initialize({ elicitation: {} })).status).toBe(200); // evicts ours, then stays busy
+    let held = false;
+    const ask = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { text: 'x' } } };
+    const busy = streamingRequest(
+      server.url,
+      { headers: { ...JSON_HEADERS, ...other.headers() }, body: JSON.stringify(ask) },
+      (e) => (held ||= e.method === 'elicitation/create'),
+    );
+    await waitFor(() => held);
+    const refused = await client.callTool('count', { text: 'two' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ServerError);
+    expect(refused).toMatchObject({ code: ErrorCode.TooManySessions, httpStatus: 429 });
+    await rawRequest(server.url, { method: 'DELETE', headers: other.headers() });
+    await busy;
+    expect(textOf(await client.callTool('count', { text: 'three' }))).toBe('run 2: three');
   } finally {
     await client.close();
     await server.close({ deadlineMs: 1000 });
