@@ -184,7 +184,13 @@ export {
   type LogMessage,
 } from './client/options';
 export { callInfo, type CallInfo } from './client/call-info';
-export { MaxInputRoundsError, MissingInputHandlerError, HttpStatusError, RequestTimeoutError } from './client/errors';
+export {
+  MaxInputRoundsError,
+  MissingInputHandlerError,
+  HttpStatusError,
+  RequestTimeoutError,
+  SessionLostError,
+} from './client/errors';
 export {
   ServerError,
   MethodNotFoundError,

@@ -17,7 +17,7 @@ import {
 import { isLogLevel, type LogLevel } from '../protocol/meta';
 import type { ClientCapabilities, Implementation } from '../protocol/types';
 import { MODERN_VERSION, type Era } from '../protocol/versions';
-import { MissingInputHandlerError, RequestTimeoutError } from './errors';
+import { MissingInputHandlerError, RequestTimeoutError, SessionLostError } from './errors';
 import { serverErrorOf } from './server-errors';
 import { declaredCapabilities, answerInput, type InputHandlers } from './input-handlers';
 import { modernHeaders, withLegacyMeta, withModernMeta, withTraceContext } from './envelope';
@@ -39,6 +39,8 @@ export interface ExchangeOptions {
   onLog?: (message: LogMessage) => void;
   /** The server's asks that belong to this request (see `inputFor`) go to these handlers. */
   input?: InputHandlers;
+  /** Part of starting a (new) legacy session: never waits for a session recovery under way. */
+  renewing?: boolean;
 }
 
 /** Modern versions this client speaks, best first. */
@@ -58,6 +60,16 @@ export class ClientSession {
   private readonly closing = new AbortController();
   /** Requests in flight that answer their own asks (`ExchangeOptions.input`), by id. */
   private readonly callInputs = new Map<RequestId, InputHandlers>();
+  /** Aborted (with SessionLostError) when the server loses the legacy session; renewed with it. */
+  private sessionAlive = new AbortController();
+  private recovering?: Promise<void>;
+  /** The session was lost and no new one is established yet. */
+  private sessionPending = false;
+  /**
+   * Starts a new legacy session (a fresh `initialize`); set by ContextClient. Without it a lost
+   * session surfaces as the server's 404.
+   */
+  renewSession?: () => Promise<void>;
 
   constructor(
     readonly transport: ClientTransport,
@@ -77,6 +89,11 @@ export class ClientSession {
 
   get closedSignal(): AbortSignal {
     return this.closing.signal;
+  }
+
+  /** Aborts when the legacy session is lost: what lived on it (a resource subscription) ends. */
+  get sessionSignal(): AbortSignal {
+    return this.sessionAlive.signal;
   }
 
   /** Messages the server starts (legacy asks and pings, unsolicited notifications). */
@@ -100,7 +117,14 @@ export class ClientSession {
     params: JsonObject,
     o: ExchangeOptions = {},
     versionRetry = true,
+    sessionRetry = true,
   ): Promise<JsonObject> {
+    // Sent during a recovery it would carry no session id at all: wait for the new session.
+    if (!o.renewing) {
+      if (this.recovering) await this.recovering.catch(() => undefined);
+      // The last new session could not be had (the server refused it): try again before sending without one.
+      else if (this.sessionPending) await this.renew();
+    }
     const id = ++this.nextId;
     o.onId?.(id);
     const modern = this.era === 'modern';
@@ -143,11 +167,16 @@ export class ClientSession {
     };
     controller.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const { response, httpStatus } = await this.transport.request(message, {
+      const { response, httpStatus, lostSession } = await this.transport.request(message, {
         signal: controller.signal,
         headers,
         onNotification: o.onNotification ?? ((n) => this.notification(n, o.onLog)),
       });
+      // The server never ran a request on a session it no longer has: a new session, then once more.
+      if (lostSession !== undefined && sessionRetry && this.renewSession && method !== 'initialize') {
+        await this.recoverSession(lostSession);
+        return await this.exchange(method, params, o, versionRetry, false);
+      }
       if ('result' in response) {
         return modern ? checkedResultType(method, response.result, this.options.tasks) : response.result;
       }
@@ -160,6 +189,11 @@ export class ClientSession {
         return await this.exchange(method, params, o, false);
       }
       throw serverErrorOf(response.error, httpStatus);
+    } catch (e) {
+      // A call cut off with its session (not retried: it may have run): the next requests get a new one.
+      if (e instanceof SessionLostError && e.sessionId !== undefined && this.renewSession)
+        void this.recoverSession(e.sessionId).catch(() => undefined);
+      throw e;
     } finally {
       if (o.input) this.callInputs.delete(id);
       clearTimeout(timer);
@@ -178,6 +212,33 @@ export class ClientSession {
 
   close(): void {
     this.closing.abort();
+  }
+
+  /**
+   * One recovery per lost session, however many requests learn of it: what lived on the session
+   * ends (SessionLostError), then `renewSession` initializes a new one. A request that learns of a
+   * loss already recovered from just waits for (or skips) that recovery.
+   */
+  private recoverSession(lost: string): Promise<void> {
+    if (!this.transport.forgetSession?.(lost)) return this.recovering ?? Promise.resolve();
+    const ended = this.sessionAlive;
+    this.sessionAlive = new AbortController();
+    ended.abort(new SessionLostError('what lived on it (subscriptions, asks being answered) ended'));
+    this.sessionPending = true;
+    return this.renew();
+  }
+
+  /** One `renewSession` at a time; until one succeeds, requests wait for a session rather than go without. */
+  private renew(): Promise<void> {
+    const recovering = this.renewSession!().then(
+      () => {
+        this.sessionPending = false;
+      },
+    ).finally(() => {
+      if (this.recovering === recovering) this.recovering = undefined;
+    });
+    this.recovering = recovering;
+    return recovering;
   }
 
   private headersFor(method: string, params: JsonObject): Record<string, string> {
@@ -214,7 +275,8 @@ export class ClientSession {
     try {
       const result = await answerInput(this.inputFor(related), m.method, m.params ?? {}, {
         era: this.era,
-        signal: this.closing.signal,
+        // A handler answering an ask (a form on screen) hears when the session it came on is gone.
+        signal: AbortSignal.any([this.closing.signal, this.sessionAlive.signal]),
       });
       if (m.method !== 'ping') this.legacyAsks++;
       return success(m.id, result);

@@ -17,7 +17,7 @@ import { answerInputRound, type InputHandlers } from './input-handlers';
 import { MemoryTransport } from './memory-transport';
 import { driveInputRounds } from './mrtr-driver';
 import { followTask, type TaskStatusView } from './task-follower';
-import { discover, negotiate } from './negotiate';
+import { discover, negotiate, reinitialize } from './negotiate';
 import {
   resolveClientOptions,
   type ContextClientInit,
@@ -72,7 +72,12 @@ export class ContextClient {
   private constructor(
     private readonly session: ClientSession,
     private description: ServerDescription,
-  ) {}
+  ) {
+    // A legacy session the server lost (404) is replaced at once, as the spec asks of clients.
+    session.renewSession = async () => {
+      this.description = await reinitialize(session);
+    };
+  }
 
   /** Connects, chooses the era (see `protocolVersion`), and resolves once requests can be sent. */
   static async connect(target: ClientTarget, options: ContextClientInit = {}): Promise<ContextClient> {

@@ -53,6 +53,25 @@ export class HttpStatusError extends FrameworkError {
   }
 }
 
+/**
+ * The server no longer knows this client's legacy session (HTTP 404: evicted, expired, restarted).
+ * A request the server never ran is retried on a new session without the caller noticing; what
+ * lived on the lost session (a request whose stream was cut, an ask being answered, a resource
+ * subscription) ends with this error.
+ */
+export class SessionLostError extends FrameworkError {
+  constructor(
+    readonly what: string,
+    /** The lost session's id, when the transport learned of the loss (the client then starts a new one). */
+    readonly sessionId?: string,
+  ) {
+    super(
+      'OMC_CLIENT_SESSION_LOST',
+      `The server lost this client's session (HTTP 404: evicted, expired or restarted); ${what}. The client started a new session for its next requests.`,
+    );
+  }
+}
+
 export function transportError(message: string): FrameworkError {
   return new FrameworkError('OMC_TRANSPORT', message);
 }

@@ -72,14 +72,19 @@ async function probeModern(session: ClientSession, pinned: boolean): Promise<Pro
   }
 }
 
+/** A new legacy session at the revision the lost one had (the server lost it: HTTP 404). */
+export function reinitialize(session: ClientSession): Promise<ServerDescription> {
+  return initialize(session, session.protocolVersion);
+}
+
 async function initialize(session: ClientSession, version: string): Promise<ServerDescription> {
   session.era = 'legacy';
   session.protocolVersion = version;
-  const result = await session.exchange('initialize', {
-    protocolVersion: version,
-    capabilities: session.capabilities,
-    clientInfo: session.clientInfo,
-  });
+  const result = await session.exchange(
+    'initialize',
+    { protocolVersion: version, capabilities: session.capabilities, clientInfo: session.clientInfo },
+    { renewing: true },
+  );
   const negotiated = result.protocolVersion;
   if (!isLegacyVersion(negotiated)) {
     throw new FrameworkError(
@@ -92,7 +97,8 @@ async function initialize(session: ClientSession, version: string): Promise<Serv
   await session.notify('notifications/initialized');
   session.transport.followServerStream?.();
   const capabilities = isObject(result.capabilities) ? result.capabilities : {};
-  if (session.logLevel && capabilities.logging) await session.exchange('logging/setLevel', { level: session.logLevel });
+  if (session.logLevel && capabilities.logging)
+    await session.exchange('logging/setLevel', { level: session.logLevel }, { renewing: true });
   return {
     era: 'legacy',
     protocolVersion: negotiated,

@@ -74,6 +74,14 @@ async function listenLegacy(session: ClientSession, filter: ListenFilter, signal
   });
   session.changeListeners.add(listener);
   signal?.addEventListener('abort', () => void sub.close(), { once: true });
+  // Its resource subscriptions lived on the session: a lost session ends it with SessionLostError.
+  const lost = session.sessionSignal;
+  const onLost = () => {
+    stopped = true;
+    session.changeListeners.delete(listener);
+    sub.end(lost.reason);
+  };
+  if (uris.length) lost.addEventListener('abort', onLost, { once: true });
   sub.acknowledge({ ...filter });
   return sub;
 }

@@ -13,6 +13,8 @@ export interface TransportReply {
   response: JsonRpcResponse;
   /** HTTP status the reply came with (undefined on streams). */
   httpStatus?: number;
+  /** HTTP: the request carried this legacy session id and the server answered 404 (the session is gone). */
+  lostSession?: string;
 }
 
 /** Messages the server starts: legacy server-to-client requests and unsolicited notifications. */
@@ -30,6 +32,11 @@ export interface ClientTransport {
   notify(message: JsonRpcNotification, headers?: Record<string, string>): Promise<void>;
   /** A legacy session began (HTTP: version header on every request, the GET stream). */
   legacySessionStarted?(protocolVersion: string): void;
+  /**
+   * HTTP: forgets a legacy session the server lost, so the next `initialize` starts a new one.
+   * False when the transport already holds another session (a recovery is done or under way).
+   */
+  forgetSession?(sessionId: string): boolean;
   /** After `notifications/initialized`: HTTP opens the standalone GET stream. */
   followServerStream?(): void;
   close(): Promise<void>;

@@ -14,5 +14,10 @@ export const ErrorCode = Object.freeze({
   UnsupportedProtocolVersion: -32022,
   /** Ours (implementation-defined range): a call whose access token lacks scopes; HTTP 403. */
   InsufficientScope: -32003,
+  /**
+   * Ours: a new legacy session refused because its pool is full of sessions in use (none idle long
+   * enough to be evicted); HTTP 429 (503 for the server's whole pool) with `Retry-After`.
+   */
+  TooManySessions: -32004,
 });
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -81,6 +81,7 @@ export class ContextServer implements ServerEndpoint {
       stateKeyFingerprint: c.engine.sealer.fingerprint,
       eventStore: c.shared?.eventStore,
       leases: c.shared?.leases,
+      sessionEvicted: (pool: string) => this.telemetry.sessionEvicted(pool),
       ready: async () => c.shared?.ready(),
       storesReachable: () => c.shared?.reachable?.() ?? true,
     });

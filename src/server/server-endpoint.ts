@@ -64,6 +64,8 @@ export interface EndpointSettings {
   readonly eventStore?: EventStore;
   /** The lease counter a fleet shares: legacy sessions count against the fleet-wide quotas when present. */
   readonly leases?: LeaseCounter;
+  /** Counts a legacy session evicted to make room in a full pool (telemetry). */
+  sessionEvicted?(pool: 'anonymous' | 'principal' | 'server'): void;
   /** Resolves once the shared stores answer (at once without them); serveHttp waits for it before listening. */
   ready(): Promise<void>;
   /** Whether the shared stores are connected now (always without them): the readiness route reports it. */

@@ -20,8 +20,11 @@ export interface FleetSlotRequest {
 }
 
 export interface FleetSlot {
-  /** Stops renewing and gives both leases back (idempotent; a failure is left to the TTL). */
-  release(): void;
+  /**
+   * Stops renewing and gives both leases back (idempotent; a failure is left to the TTL). Resolves
+   * once the store answered, so a caller that freed the slot for someone else can ask again.
+   */
+  release(): Promise<void>;
 }
 
 /** Which cap refused: the owner's share, or the fleet's total. */
@@ -53,12 +56,12 @@ function holdSlot(
   ttlMs: number,
   onLost: ((reason: unknown) => void) | undefined,
 ): FleetSlot {
-  let released = false;
+  let released: Promise<void> | undefined;
   const release = () => {
-    if (released) return;
-    released = true;
+    if (released) return released;
     clearInterval(timer);
-    for (const l of leases) void counter.release(l).catch(() => undefined);
+    released = Promise.all(leases.map((l) => counter.release(l).catch(() => undefined))).then(() => undefined);
+    return released;
   };
   const renew = async () => {
     try {
@@ -67,7 +70,7 @@ function holdSlot(
       throw new Error('a fleet quota lease lapsed before it was renewed');
     } catch (e) {
       if (released) return;
-      release();
+      void release();
       onLost?.(e);
     }
   };

@@ -7,6 +7,7 @@ export const Attr = {
   method: 'mcp.method.name',
   protocolVersion: 'mcp.protocol.version',
   sessionId: 'mcp.session.id',
+  sessionPool: 'mcp.session.pool',
   requestId: 'jsonrpc.request.id',
   toolName: 'gen_ai.tool.name',
   promptName: 'gen_ai.prompt.name',
@@ -30,6 +31,7 @@ export const Metric = {
   stateSize: 'mcp.server.request_state.size',
   pendingAsks: 'mcp.server.legacy.pending_asks',
   listenStreams: 'mcp.server.listen.streams',
+  sessionEvictions: 'mcp.server.legacy.session_evictions',
 } as const;
 
 /** The conventions' advised bucket boundaries for the operation duration (seconds). */

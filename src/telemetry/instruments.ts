@@ -11,6 +11,7 @@ export interface Instruments {
   stateSize: Histogram;
   pendingAsks: UpDownCounter;
   listenStreams: UpDownCounter;
+  sessionEvictions: Counter;
 }
 
 export function makeInstruments(api: Otel): Instruments {
@@ -46,6 +47,10 @@ export function makeInstruments(api: Otel): Instruments {
     listenStreams: meter.createUpDownCounter(Metric.listenStreams, {
       unit: '{stream}',
       description: 'Open subscriptions/listen streams.',
+    }),
+    sessionEvictions: meter.createCounter(Metric.sessionEvictions, {
+      unit: '{session}',
+      description: 'Legacy sessions evicted to make room in a full session pool, by pool.',
     }),
   };
 }

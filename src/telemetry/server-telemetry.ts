@@ -93,6 +93,11 @@ export class ServerTelemetry {
     if (this.on) this.instruments?.listenStreams.add(delta);
   }
 
+  /** A legacy session evicted to make room in a full pool (`anonymous`, `principal`, `server`). */
+  sessionEvicted(pool: string): void {
+    if (this.on) this.instruments?.sessionEvictions.add(1, { [Attr.sessionPool]: pool });
+  }
+
   /** A legacy ask sent (+1) or settled (-1). */
   pendingAsks(delta: 1 | -1): void {
     if (this.on) this.instruments?.pendingAsks.add(delta);

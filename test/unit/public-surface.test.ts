@@ -71,6 +71,7 @@ test('src/index.ts exports exactly these runtime values', () => {
     'SKILLS_EXTENSION',
     'ScopesGuard',
     'ServerError',
+    'SessionLostError',
     'Skills',
     'StateBag',
     'StoreUnavailableError',

@@ -5,12 +5,14 @@
  */
 import {
   decodeValue,
+  failure,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type RequestId,
 } from '../../protocol/jsonrpc';
-import { HttpStatusError, transportError } from '../errors';
+import { ErrorCode } from '../../protocol/error-codes';
+import { HttpStatusError, SessionLostError, transportError } from '../errors';
 import type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from '../transport';
 import { readEventStream, type StreamPosition } from './read-event-stream';
 import type { HttpTarget } from '../targets';
@@ -51,6 +53,13 @@ export class HttpTransport implements ClientTransport {
     this.legacyVersion = protocolVersion;
   }
 
+  forgetSession(sessionId: string): boolean {
+    if (this.sessionId !== sessionId) return false;
+    this.sessionId = undefined;
+    this.legacyVersion = undefined;
+    return true;
+  }
+
   followServerStream(): void {
     void this.followGetStream();
   }
@@ -61,8 +70,9 @@ export class HttpTransport implements ClientTransport {
       const controller = this.controller(options.signal);
       this.pending.set(message.id, { resolve, reject });
       const settle = () => this.live.delete(controller);
+      const sentWith = this.sessionId;
       void this.post(message, options.headers, controller.signal)
-        .then((res) => this.readReply(res, message, options.onNotification, controller.signal))
+        .then((res) => this.readReply(res, message, options.onNotification, controller.signal, sentWith))
         .catch((e: unknown) => this.fail(message.id, controller.signal.aborted ? controller.signal.reason : e))
         .finally(settle);
     });
@@ -94,7 +104,9 @@ export class HttpTransport implements ClientTransport {
     message: JsonRpcRequest,
     onNotification: TransportRequestOptions['onNotification'],
     signal: AbortSignal,
+    sentWith: string | undefined,
   ): Promise<void> {
+    if (res.status === 404 && sentWith !== undefined) return this.sessionGone(res, message, sentWith);
     const session = res.headers.get('mcp-session-id');
     if (message.method === 'initialize' && res.ok && session) this.sessionId = session;
     const type = res.headers.get('content-type') ?? '';
@@ -106,6 +118,11 @@ export class HttpTransport implements ClientTransport {
       for (let resume = 0; this.pending.has(message.id) && this.canResume(position) && resume < MAX_RESUMES; resume++) {
         await delay(position.retryMs ?? DEFAULT_RETRY_MS, signal);
         const again = await this.get(position.lastEventId, signal);
+        if (again.status === 404 && sentWith !== undefined) {
+          await again.body?.cancel().catch(() => undefined);
+          const what = `${message.method} was in flight and may have run, so it was not retried`;
+          return this.fail(message.id, new SessionLostError(what, sentWith));
+        }
         if (!again.ok || !again.body) break;
         position = await readEventStream(again.body, dispatch, position);
         if (signal.aborted) throw signal.reason;
@@ -124,6 +141,16 @@ export class HttpTransport implements ClientTransport {
       this.dispatch(fixed, res.status, onNotification);
     }
     if (this.pending.has(message.id)) this.fail(message.id, new HttpStatusError(res.status, text));
+  }
+
+  /** The spec's answer to a request on a session the server no longer has: 404, the session is gone. */
+  private async sessionGone(res: Response, message: JsonRpcRequest, sentWith: string): Promise<void> {
+    await res.body?.cancel().catch(() => undefined);
+    const p = this.pending.get(message.id);
+    if (!p) return;
+    this.pending.delete(message.id);
+    const response = failure(message.id, ErrorCode.InvalidRequest, 'Session not found');
+    p.resolve({ response, httpStatus: 404, lostSession: sentWith });
   }
 
   /** `related`: the request whose POST stream carried the message (server requests are attributed to it). */

@@ -18,7 +18,22 @@ export interface DeploymentEnv {
   sessionIdPrefix?: string;
   /** `READINESS_PATH`: serve the readiness route there (e.g. `/ready`). */
   readinessPath?: string;
+  /** `MAX_SESSIONS`, `MAX_SESSIONS_PER_PRINCIPAL`, `MAX_ANONYMOUS_SESSIONS`, `SESSION_EVICTION_MIN_IDLE_MS`. */
+  sessionPools?: Partial<Pick<HttpOptions, SessionPoolOption>>;
 }
+
+/** The session pool options a fleet sets by environment (every instance the same). */
+type SessionPoolOption =
+  | 'maxSessions'
+  | 'maxSessionsPerPrincipal'
+  | 'maxAnonymousSessions'
+  | 'sessionEvictionMinIdleMs';
+const SESSION_POOL_ENV: ReadonlyArray<[string, SessionPoolOption]> = [
+  ['MAX_SESSIONS', 'maxSessions'],
+  ['MAX_SESSIONS_PER_PRINCIPAL', 'maxSessionsPerPrincipal'],
+  ['MAX_ANONYMOUS_SESSIONS', 'maxAnonymousSessions'],
+  ['SESSION_EVICTION_MIN_IDLE_MS', 'sessionEvictionMinIdleMs'],
+];
 
 const HOST_PORT = /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i;
 const PREFIX = /^[A-Za-z0-9_-]{1,32}$/;
@@ -64,6 +79,12 @@ export function readDeploymentEnv(env: Readonly<Record<string, string | undefine
     if (/^\/[A-Za-z0-9/_.-]*$/.test(readiness)) out.readinessPath = readiness;
     else problems.push({ field: 'READINESS_PATH', message: 'must be a path such as /ready' });
   }
+  for (const [name, option] of SESSION_POOL_ENV) {
+    const v = value(name);
+    if (v === undefined) continue;
+    if (/^\d{1,9}$/.test(v)) (out.sessionPools ??= {})[option] = Number(v);
+    else problems.push({ field: name, message: `must be a non-negative integer, got ${JSON.stringify(v)}` });
+  }
   if (problems.length) throw optionsError('environment', problems);
   return out;
 }
@@ -84,5 +105,5 @@ export function httpOptionsFromEnv(
   if (env.readinessPath) options.readinessPath = env.readinessPath;
   // Behind a proxy (its hosts are allowed): close connections only once it stopped sending here.
   if (env.allowedHosts) options.drainQuietMs = 1000;
-  return options;
+  return { ...options, ...env.sessionPools };
 }

@@ -95,7 +95,7 @@ export function corsHeaders(headers: HeaderBag, policy: HostPolicy): Record<stri
   return {
     'Access-Control-Allow-Origin': origin,
     Vary: 'Origin',
-    'Access-Control-Expose-Headers': 'Mcp-Session-Id, WWW-Authenticate',
+    'Access-Control-Expose-Headers': 'Mcp-Session-Id, WWW-Authenticate, Retry-After',
   };
 }
 

@@ -41,6 +41,7 @@ import { authenticate } from './http-authenticate';
 import { answerResourceMetadata } from './resource-metadata-route';
 import { noId, sendEmpty, sendError, sendJson } from './responses';
 import { SessionStore } from './session-store';
+import { logEviction } from './session-evictions';
 
 const ALLOW = 'GET, POST, DELETE';
 
@@ -74,6 +75,11 @@ export class HttpEndpoint {
           maxSessionsPerPrincipal: options.maxSessionsPerPrincipal,
           maxAnonymousSessions: options.maxAnonymousSessions,
           idleTimeoutMs: options.sessionIdleTimeoutMs,
+          evictableAfterMs: options.sessionEvictionMinIdleMs,
+          onEvicted: (e) => {
+            logEviction(server.settings.logger, e);
+            server.settings.sessionEvicted?.(e.pool);
+          },
           maxPendingAsks: server.settings.maxPendingAsksPerSession,
           idPrefix: options.sessionIdPrefix,
         },

@@ -66,14 +66,19 @@ export class HttpOptions {
    * retry). 0 (default) closes at once.
    */
   @IsInt() @Min(0) @Max(60_000) drainQuietMs = 0;
-  /** Open legacy sessions at most; more get 503. */
+  /** Open legacy sessions at most; a full pool evicts its idlest session (below), else 503. */
   @IsInt() @Min(1) maxSessions = 10_000;
-  /** Sessions one authenticated principal may hold inside maxSessions; more get 429. */
+  /** Sessions one authenticated principal may hold inside maxSessions; when full, as maxSessions but 429. */
   @IsInt() @Min(1) maxSessionsPerPrincipal = 100;
-  /** Sessions all clients without a principal may hold together (they cannot be told apart); more get 429. */
+  /** Sessions all clients without a principal may hold together (they cannot be told apart); as above. */
   @IsInt() @Min(1) maxAnonymousSessions = 1000;
   /** A legacy session unused this long (no request, no open stream) is evicted. */
   @IsInt() @Min(1000) sessionIdleTimeoutMs = 30 * 60_000;
+  /**
+   * A full session pool makes room by evicting its least recently used session idle at least this
+   * long (nothing in flight, no open stream); the evicted session's next request gets 404.
+   */
+  @IsInt() @Min(0) sessionEvictionMinIdleMs = 5_000;
   /** Legacy resumability: where SSE events are kept for `Last-Event-ID`. In-memory and bounded by default. */
   @IsOptional() @HasMethods('append', 'eventsAfter') eventStore?: EventStore;
   /**

@@ -20,7 +20,8 @@ export class HttpSession {
   readonly streams = new Map<string, ReplyStream>();
   /** The standalone GET stream while a client holds it. */
   getStream?: ReplyStream;
-  lastSeen = Date.now();
+  readonly createdAt = Date.now();
+  lastSeen = this.createdAt;
   private streamCount = 0;
   private posts?: Resumable;
   private stopRegistryEvents?: () => void;
@@ -40,10 +41,14 @@ export class HttpSession {
     return this.closed;
   }
 
+  /** In use: a request in flight (its asks with it) or the GET stream open; never evicted. */
+  get busy(): boolean {
+    return this.inflight.size > 0 || (this.getStream !== undefined && !this.getStream.detached);
+  }
+
   /** Idle: nothing in flight and no open stream. */
   idleSince(now: number): number {
-    if (this.inflight.size || (this.getStream && !this.getStream.detached)) return 0;
-    return now - this.lastSeen;
+    return this.busy ? 0 : now - this.lastSeen;
   }
 
   touch(): void {

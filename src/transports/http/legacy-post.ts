@@ -79,22 +79,39 @@ export async function legacyInitialize(
     const message = StoreUnavailableError.clientMessage;
     return sendError(res, 503, req.id, ErrorCode.InternalError, message, ex.responseHeaders);
   }
-  const session = typeof fleet === 'string' ? fleet : ctx.sessions.create(ex.principal?.id, fleet);
-  if (typeof session === 'string') return sendSessionRefusal(ctx, session, req, res, ex);
+  const session = isRefusal(fleet) ? fleet : ctx.sessions.create(ex.principal?.id, fleet);
+  if (isRefusal(session)) return sendSessionRefusal(ctx, session, req, res, ex);
   const io: RequestIO = {
     signal: new AbortController().signal,
     notify: () => undefined,
     principal: ex.principal,
     transport: 'http',
   };
-  const reply = await ctx.inflight.track(Promise.resolve(ctx.server.dispatchLegacy(req, session.legacy, io)));
+  // In use while it initializes: a full pool never takes a session before its first answer.
+  const initializing = new AbortController();
+  session.inflight.set(req.id, initializing);
+  let reply: Reply;
+  try {
+    reply = await ctx.inflight.track(Promise.resolve(ctx.server.dispatchLegacy(req, session.legacy, io)));
+  } finally {
+    session.inflight.delete(req.id);
+    session.touch();
+  }
   if (!('result' in reply.message)) ctx.sessions.delete(session.id);
   const headers =
     'result' in reply.message ? { ...ex.responseHeaders, [SESSION_HEADER]: session.id } : ex.responseHeaders;
   sendJson(res, replyStatus(reply, 'legacy'), reply.message, headers);
 }
 
-/** The 503 (the pool is full) or 429 (this client's share is used) of a refused session, here or fleet-wide. */
+function isRefusal(v: unknown): v is SessionRefusal {
+  return typeof v === 'object' && v !== null && 'retryAfterMs' in v;
+}
+
+/**
+ * A refused session, here or fleet-wide: its pool is full and none of its sessions has been idle
+ * long enough to be evicted. 429 for a client's share (503 for the server's whole pool), with
+ * `Retry-After` and -32004 naming the option.
+ */
 function sendSessionRefusal(
   ctx: EndpointContext,
   refusal: SessionRefusal,
@@ -102,21 +119,23 @@ function sendSessionRefusal(
   res: ResponseSink,
   ex: Exchange,
 ): void {
-  if (refusal === 'pool') {
-    const message = 'Too many sessions; try again later';
-    return sendError(res, 503, req.id, ErrorCode.InternalError, message, ex.responseHeaders);
-  }
+  const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
   const quota = ctx.sessions.quotaOf(ex.principal?.id);
-  const which = ex.principal
-    ? `this principal already holds ${quota} sessions (maxSessionsPerPrincipal)`
-    : `unauthenticated clients already hold ${quota} sessions (maxAnonymousSessions)`;
+  const which =
+    refusal.pool === 'server'
+      ? `the server already holds ${ctx.options.maxSessions} sessions (maxSessions)`
+      : refusal.pool === 'principal'
+        ? `this principal already holds ${quota} sessions (maxSessionsPerPrincipal)`
+        : `unauthenticated clients already hold ${quota} sessions (maxAnonymousSessions)`;
+  const busy = `all in use or used within the last ${ctx.options.sessionEvictionMinIdleMs / 1000} s`;
   sendError(
     res,
-    429,
+    refusal.pool === 'server' ? 503 : 429,
     req.id,
-    ErrorCode.InternalError,
-    `Too many sessions: ${which}; end one with DELETE or try again later`,
-    ex.responseHeaders,
+    ErrorCode.TooManySessions,
+    `Too many sessions: ${which}, ${busy}; end one with DELETE or retry in ${seconds} s`,
+    { ...ex.responseHeaders, 'Retry-After': String(seconds) },
+    { reason: 'too_many_sessions', pool: refusal.pool, retryAfterMs: refusal.retryAfterMs, retryAfterSeconds: seconds },
   );
 }
 

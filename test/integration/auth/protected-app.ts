@@ -10,6 +10,7 @@ import {
   RequireScopes,
   serveHttp,
   Tool,
+  type HttpOptions,
   type HttpServerHandle,
   type OAuthResourceInit,
 } from '../../../src';
@@ -77,6 +78,7 @@ export const introspector: OidcClient = {
 export async function startProtected(
   extra: Partial<OAuthResourceInit> | ((issuer: string) => Partial<OAuthResourceInit>) = {},
   asOptions: { opaque?: boolean } = {},
+  http: Partial<HttpOptions> = {},
 ): Promise<ProtectedSetup> {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
@@ -88,7 +90,7 @@ export async function startProtected(
   });
   const logs: string[] = [];
   const app = protectedApp(resource, as.issuer, logs, typeof extra === 'function' ? extra(as.issuer) : extra);
-  const server = await serveHttp(app, { port });
+  const server = await serveHttp(app, { ...http, port });
   return {
     as,
     server,

@@ -48,7 +48,8 @@ export class Fleet {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  static async up(): Promise<Fleet> {
+  /** `extraEnv`: e.g. FLEET_INSTANCES, or the instances' session pool options (MAX_ANONYMOUS_SESSIONS). */
+  static async up(extraEnv: Record<string, string> = {}): Promise<Fleet> {
     const base = await freeBlock();
     const dir = mkdtempSync(join(tmpdir(), 'omc-fleet-'));
     const env = {
@@ -60,6 +61,7 @@ export class Fleet {
       FLEET_REDIS_PORT: String(base + 4),
       // test_fleet_ledger appends what ran here (every instance, one file).
       FLEET_LEDGER: join(dir, 'ledger.txt'),
+      ...extraEnv,
     };
     const fleet = new Fleet(dir, base, [base + 1, base + 2, base + 3], env);
     await fleet.script('up');

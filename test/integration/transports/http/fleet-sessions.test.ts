@@ -4,7 +4,14 @@
  * local refusals); DELETE gives the slot back to the fleet; a counter that cannot answer is a 503
  * with the unavailable-store message.
  */
-import { ContextServerModule, McpApplication, serveHttp, type HttpServerHandle } from '../../../../src';
+import {
+  ContextServerModule,
+  McpApplication,
+  serveHttp,
+  type HttpOptions,
+  type HttpServerHandle,
+} from '../../../../src';
+import { ErrorCode } from '../../../../src/protocol/error-codes';
 import { defineModule } from '../../../../src/config/modules';
 import { SHARED_STORES, type SharedStores } from '../../../../src/server/fleet/shared-stores';
 import { silentLogger } from '../../../../src/server/core/server-logger';
@@ -16,7 +23,7 @@ import { RawLegacyClient, rawRequest, TestTools } from '../../../helpers/http-fi
 const byHeader = ({ headers }: { headers?: Record<string, unknown> }) =>
   typeof headers?.['x-user'] === 'string' ? { id: headers['x-user'] } : undefined;
 
-function serve(leases: LeaseCounter): Promise<HttpServerHandle> {
+function serve(leases: LeaseCounter, http: Partial<HttpOptions> = {}): Promise<HttpServerHandle> {
   const stores: SharedStores = { leases, ready: async () => undefined, close: async () => undefined };
   const app = McpApplication.create({
     name: 'fleet-sessions',
@@ -27,7 +34,14 @@ function serve(leases: LeaseCounter): Promise<HttpServerHandle> {
       defineModule(SHARED_STORES, stores),
     ],
   });
-  return serveHttp(app, { port: 0, maxSessions: 4, maxSessionsPerPrincipal: 2, maxAnonymousSessions: 1 });
+  return serveHttp(app, {
+    port: 0,
+    maxSessions: 4,
+    maxSessionsPerPrincipal: 2,
+    maxAnonymousSessions: 1,
+    sessionEvictionMinIdleMs: 60_000,
+    ...http,
+  });
 }
 
 describe('two instances on one lease counter', () => {
@@ -63,10 +77,42 @@ describe('two instances on one lease counter', () => {
     expect((await open(b, 'alice')).r.status).toBe(200); // the fleet's 4th session
     const full = await open(a, 'bob');
     expect(full.r.status).toBe(503);
-    expect(full.r.json().error.message).toBe('Too many sessions; try again later');
+    expect(full.r.json().error.message).toContain('(maxSessions)');
+    expect(full.r.json().error.code).toBe(ErrorCode.TooManySessions);
+    expect(Number(full.r.headers['retry-after'])).toBeGreaterThan(0);
 
     expect((await rawRequest(a.url, { method: 'DELETE', headers: first.c.headers() })).status).toBe(200);
     expect((await open(b, 'bob')).r.status).toBe(200);
+  });
+});
+
+describe('a full fleet-wide pool makes room', () => {
+  const leases = new MemoryLeaseCounter();
+  let a: HttpServerHandle;
+  let b: HttpServerHandle;
+  beforeAll(async () => {
+    const pools = { maxSessions: 10, maxAnonymousSessions: 2, sessionEvictionMinIdleMs: 0 };
+    [a, b] = await Promise.all([serve(leases, pools), serve(leases, pools)]);
+  });
+  afterAll(async () => {
+    await Promise.all([a.close({ deadlineMs: 1000 }), b.close({ deadlineMs: 1000 })]);
+  });
+
+  const ping = (c: RawLegacyClient) => c.call('p', 'ping').then((r) => r.status);
+
+  test('the instance a newcomer lands on evicts its own idlest session of the pool; the evicted one is 404 everywhere', async () => {
+    const onA = new RawLegacyClient(a.url);
+    const onB = new RawLegacyClient(b.url);
+    expect((await onA.initialize()).status).toBe(200);
+    expect((await onB.initialize()).status).toBe(200); // the fleet's anonymous pool is full
+    const newcomer = new RawLegacyClient(a.url);
+    expect((await newcomer.initialize()).status).toBe(200); // A evicted its own idle session
+    expect(await ping(onA)).toBe(404);
+    const elsewhere = new RawLegacyClient(b.url);
+    elsewhere.sessionId = onA.sessionId;
+    expect(await ping(elsewhere)).toBe(404);
+    expect(await ping(onB)).toBe(200);
+    expect(await ping(newcomer)).toBe(200);
   });
 });
 

@@ -70,3 +70,10 @@ test('httpOptionsFromEnv keeps the instance reachable on its own loopback addres
   });
   expect(httpOptionsFromEnv({})).toEqual({ host: '127.0.0.1', port: 3000, path: '/mcp' });
 });
+
+test('the session pool options come from MAX_*_SESSIONS and SESSION_EVICTION_MIN_IDLE_MS', () => {
+  const env = readDeploymentEnv({ MAX_ANONYMOUS_SESSIONS: '3', SESSION_EVICTION_MIN_IDLE_MS: '0', MAX_SESSIONS: '50' });
+  expect(env.sessionPools).toEqual({ maxAnonymousSessions: 3, sessionEvictionMinIdleMs: 0, maxSessions: 50 });
+  expect(httpOptionsFromEnv(env)).toMatchObject(env.sessionPools!);
+  expect(() => readDeploymentEnv({ MAX_SESSIONS_PER_PRINCIPAL: 'many' })).toThrow(/MAX_SESSIONS_PER_PRINCIPAL/);
+});
