@@ -36,6 +36,8 @@ export interface ContextInit {
   clientInfo?: Implementation;
   signal: AbortSignal;
   principal?: Principal;
+  /** The client's network address where the transport knows it (HTTP). */
+  clientAddress?: string;
   progressToken?: string | number;
   /** Lowest level sent to the client; undefined sends no log messages. */
   logLevel?: LogLevel;
@@ -83,6 +85,10 @@ export class Context {
   }
   get principal(): Principal | undefined {
     return this.init.principal;
+  }
+  /** The client's network address where the transport knows it (HTTP); undefined otherwise. */
+  get clientAddress(): string | undefined {
+    return this.init.clientAddress;
   }
   /** Values that survive replays on 2026-07-28 (sealed into requestState). Strings only. */
   get state(): StateBag {

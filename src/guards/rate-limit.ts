@@ -3,7 +3,8 @@
  * list) holding a token bucket per principal and per handler in the app's TokenBucketStore (in
  * memory, or Redis with RedisModule: the limit then holds across the fleet). A flow counts as one
  * call: it takes its token at the first round (`everyRound: true` charges each round). A refusal is
- * a JSON-RPC error saying when to retry; lists are never limited.
+ * a JSON-RPC error saying when to retry; lists are never limited. Anonymous callers share one
+ * bucket unless `anonymousKey: 'clientAddress'` gives each client address its own.
  */
 import { inject, injectable } from 'tsyringe';
 import { ProtocolError } from '../errors/protocol-error';
@@ -30,6 +31,13 @@ export interface RateLimitOptions {
   everyRound?: boolean;
   /** Keeps two limiters with the same settings apart in one store. */
   name?: string;
+  /**
+   * Callers without a principal: one bucket for all of them (`'shared'`, default: one anonymous client
+   * can exhaust it for every other), or one per client address (`'clientAddress'`: the socket's peer, or
+   * a `trustedProxies` entry's X-Forwarded-For; where the transport knows no address, e.g. stdio or the
+   * fetch adapter, the shared bucket).
+   */
+  anonymousKey?: 'shared' | 'clientAddress';
 }
 
 export type RateLimitGuardClass = new (store: TokenBucketStore) => CanActivate;
@@ -47,6 +55,10 @@ export function RateLimit(options: RateLimitOptions): RateLimitGuardClass {
   if (!['principal+handler', 'principal', 'handler'].includes(per)) {
     throw new RangeError(`RateLimit: per must be 'principal+handler', 'principal' or 'handler', got ${String(per)}`);
   }
+  const anonymousKey = options.anonymousKey ?? 'shared';
+  if (!['shared', 'clientAddress'].includes(anonymousKey)) {
+    throw new RangeError(`RateLimit: anonymousKey must be 'shared' or 'clientAddress', got ${String(anonymousKey)}`);
+  }
   const prefix = `rl:${options.name ?? `${rule.capacity}/${rule.refillPerSecond}/${rule.cost}`}:${per}`;
 
   @injectable()
@@ -56,7 +68,11 @@ export function RateLimit(options: RateLimitOptions): RateLimitGuardClass {
     async canActivate(ctx: ExecutionContext): Promise<boolean> {
       if (ctx.phase === 'list') return true;
       if (!options.everyRound && ctx.flow && !ctx.flow.firstRound) return true;
-      const who = ctx.principal ? `p:${ctx.principal.id}` : 'anonymous';
+      const who = ctx.principal
+        ? `p:${ctx.principal.id}`
+        : anonymousKey === 'clientAddress' && ctx.clientAddress !== undefined
+          ? `a:${ctx.clientAddress}`
+          : 'anonymous';
       const key =
         per === 'principal'
           ? `${prefix}:${who}`

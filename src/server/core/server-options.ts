@@ -110,8 +110,11 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsInt() @Min(1) @Max(3_600_000) taskPollIntervalMs = 500;
   /** Unexpired tasks one authenticated principal may hold; a new one beyond it is refused (-32600). */
   @IsInt() @Min(1) maxTasksPerPrincipal = 100;
-  /** Unexpired tasks all clients without a principal may hold together. */
-  @IsInt() @Min(1) maxAnonymousTasks = 1000;
+  /**
+   * Unexpired tasks all clients without a principal may hold together. 200 keeps their worst case,
+   * 200 × (maxTaskArgumentBytes + maxTaskResultBytes), at 250 MiB (docs/security.md "Budgets").
+   */
+  @IsInt() @Min(1) maxAnonymousTasks = 200;
   /**
    * Largest arguments a task keeps for its later rounds (bytes of JSON); a larger task call is refused (-32602).
    * When the task ends they are dropped (their SHA-256 stays).

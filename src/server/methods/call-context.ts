@@ -33,6 +33,7 @@ class CallInit implements ContextInit {
   readonly clientCapabilities: ContextInit['clientCapabilities'];
   readonly clientInfo: ContextInit['clientInfo'];
   readonly principal: ContextInit['principal'];
+  readonly clientAddress: string | undefined;
   readonly progressToken: ContextInit['progressToken'];
   readonly logLevel: ContextInit['logLevel'];
   readonly urlElicitationIds: boolean;
@@ -54,6 +55,7 @@ class CallInit implements ContextInit {
     this.clientCapabilities = scope.clientCapabilities;
     this.clientInfo = scope.clientInfo;
     this.principal = io.principal;
+    this.clientAddress = io.clientAddress;
     this.progressToken = scope.progressToken;
     this.logLevel = scope.logLevel;
     this.urlElicitationIds = scope.era === 'legacy' && scope.protocolVersion === '2025-11-25';

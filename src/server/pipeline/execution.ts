@@ -17,6 +17,7 @@ export class Flow implements FlowInfo {
 export class CallExecution implements ExecutionContext {
   readonly phase = 'call';
   readonly principal: Principal | undefined;
+  readonly clientAddress: string | undefined;
   readonly era: Era;
   readonly protocolVersion: string;
   readonly handlerClass: Function | undefined;
@@ -33,6 +34,7 @@ export class CallExecution implements ExecutionContext {
     round: number,
   ) {
     this.principal = context.principal;
+    this.clientAddress = context.clientAddress;
     this.era = context.era;
     this.protocolVersion = context.protocolVersion;
     this.handlerClass = source.cls;

@@ -37,6 +37,8 @@ export interface ExecutionContext {
   readonly arguments: unknown;
   /** Who is calling, as the server's authentication established (undefined: anonymous). */
   readonly principal: Principal | undefined;
+  /** The client's network address where the transport knows and trusts it (HTTP); undefined otherwise. */
+  readonly clientAddress?: string;
   readonly era: Era;
   readonly protocolVersion: string;
   /** The flow of a call; undefined in a list. */

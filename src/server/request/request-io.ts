@@ -9,6 +9,8 @@ export interface RequestIO {
   /** Delivers a notification related to this request (its SSE stream, or the stdio connection). */
   notify(message: JsonRpcNotification): void;
   principal?: Principal;
+  /** The client's network address as the transport trusts it (HTTP: the socket's, or via trustedProxies). */
+  clientAddress?: string;
   /** How the request arrived (telemetry's `network.transport`). */
   transport?: 'http' | 'stdio' | 'memory';
   /**

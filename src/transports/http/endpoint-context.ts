@@ -21,5 +21,7 @@ export interface EndpointContext {
 /** One request's identity and the headers every response to it carries (CORS). */
 export interface Exchange {
   readonly principal?: Principal;
+  /** The client's address as the deployment trusts it (clientAddressOf). */
+  readonly clientAddress?: string;
   readonly responseHeaders: Record<string, string>;
 }

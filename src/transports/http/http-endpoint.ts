@@ -38,6 +38,7 @@ import { modernRequest } from './modern-post';
 import { acceptsReply } from './accept-header';
 import { legacyBatchPost } from './legacy-batch';
 import { authenticate } from './http-authenticate';
+import { clientAddressOf } from './client-address';
 import { answerResourceMetadata } from './resource-metadata-route';
 import { noId, sendEmpty, sendError, sendJson } from './responses';
 import { SessionStore } from './session-store';
@@ -282,8 +283,9 @@ export class HttpEndpoint {
     const claimMismatch = envelopeHeaderMismatch(message.params, versionHeader);
     if (claimMismatch) return sendError(res, 400, id, ErrorCode.HeaderMismatch, claimMismatch, cors);
     const authenticated = authenticate(this.ctx, req.headers, res, id, cors);
-    const ex = authenticated instanceof Promise ? await authenticated : authenticated;
-    if (!ex) return;
+    const known = authenticated instanceof Promise ? await authenticated : authenticated;
+    if (!known) return;
+    const ex = withClientAddress(known, req, this.ctx.options.trustedProxies);
     if (era.era === 'modern') {
       // Client notifications have no meaning on 2026 HTTP (cancellation is closing the stream).
       if (decoded.kind === 'notification') return sendEmpty(res, 202, cors);
@@ -377,4 +379,9 @@ function envelopeHeaderMismatch(
 
 function versionOf(headers: HeaderBag): string | undefined {
   return header(headers, 'mcp-protocol-version')?.trim();
+}
+
+function withClientAddress(ex: Exchange, req: HttpRequestView, trusted: readonly string[] | undefined): Exchange {
+  const clientAddress = clientAddressOf(req.remoteAddress, req.headers, trusted);
+  return clientAddress === undefined ? ex : { ...ex, clientAddress };
 }

@@ -18,6 +18,8 @@ export interface HttpRequestView {
   readonly method: string;
   readonly headers: HeaderBag;
   readonly body: BodySource;
+  /** The peer's address on the socket (undefined where the server does not give it, e.g. fetch). */
+  readonly remoteAddress?: string;
 }
 
 export interface StreamSink {

@@ -39,6 +39,12 @@ export class HttpOptions {
    */
   @IsOptional() @IsArray() @IsString({ each: true }) allowedHosts?: string[];
   /**
+   * Peer addresses (exact, as the socket reports them) of reverse proxies whose `X-Forwarded-For` is
+   * believed: a request from one gets the right-most untrusted hop as its client address. Default none:
+   * the socket's address is the client's (what `RateLimit({ anonymousKey: 'clientAddress' })` keys by).
+   */
+  @IsOptional() @IsArray() @IsString({ each: true }) trustedProxies?: string[];
+  /**
    * Accepted `Origin` values (exact). Default: http(s) origins of the allowed loopback hosts. A request without Origin
    * is allowed.
    */

@@ -160,7 +160,7 @@ export function sessionRequest(
   }
   const resumable = session.resumable('post', ctx.options.sseRetryMs);
   const reply = new ReplyStream(res, { headers: ex.responseHeaders, resumable });
-  const io = new SessionRequestIO(session, reply, req.id, ex.principal);
+  const io = new SessionRequestIO(session, reply, req.id, ex.principal, ex.clientAddress);
   let answer: Reply | Promise<Reply>;
   try {
     answer = ctx.server.dispatchLegacy(req, session.legacy, io);
@@ -208,7 +208,7 @@ export async function statelessRequest(
   session.protocolVersion = version;
   session.initialized = true;
   const reply = new ReplyStream(res, { headers: ex.responseHeaders });
-  const io = new ReplyIO(reply, ex.principal);
+  const io = new ReplyIO(reply, ex.principal, ex.clientAddress);
   // Nobody can resume this stream, so a client that leaves cancels.
   res.onGone(() => io.abort(new Error('The client closed the response stream')));
   const answer = await ctx.inflight.track(Promise.resolve(ctx.server.dispatchLegacy(req, session, io)), io);

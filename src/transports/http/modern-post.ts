@@ -33,7 +33,7 @@ export function modernRequest(
   }
 
   const reply = new ReplyStream(res, { headers: ex.responseHeaders });
-  const io = new ReplyIO(reply, ex.principal);
+  const io = new ReplyIO(reply, ex.principal, ex.clientAddress);
   res.onGone(() => io.abort(new Error('The client closed the response stream')));
   const dispatched = ctx.server.dispatchModern(req, io);
   if (dispatched instanceof Promise) return awaitReply(ctx, dispatched, reply, io);

@@ -7,6 +7,7 @@ export function nodeRequestView(req: IncomingMessage, parsedBody?: unknown): Htt
   return {
     method: req.method ?? 'GET',
     headers: req.headers,
+    remoteAddress: req.socket.remoteAddress,
     body:
       parsedBody === undefined
         ? { kind: 'raw', read: (limit) => readNodeBody(req, limit) }

@@ -17,6 +17,7 @@ export class ReplyIO implements RequestIO, Abortable {
   constructor(
     protected readonly reply: ReplyStream,
     readonly principal: Principal | undefined,
+    readonly clientAddress?: string,
   ) {}
 
   get signal(): AbortSignal {

@@ -21,8 +21,9 @@ export class SessionRequestIO extends ReplyIO {
     reply: ReplyStream,
     private readonly requestId: RequestId,
     principal: Principal | undefined,
+    clientAddress?: string,
   ) {
-    super(reply, principal);
+    super(reply, principal, clientAddress);
   }
 
   get requester(): ClientRequester {

@@ -4,7 +4,15 @@
  * synchronously (2026 without the extension: MRTR) and on a legacy session (a real elicitation).
  */
 import { IsBoolean, IsString } from 'class-validator';
-import { Context, Field, Tool, UseGuards, type CanActivate, type ExecutionContext } from '../../../../src';
+import {
+  Context,
+  ContextServerOptions,
+  Field,
+  Tool,
+  UseGuards,
+  type CanActivate,
+  type ExecutionContext,
+} from '../../../../src';
 import { TASKS_EXTENSION } from '../../../../src/protocol/extensions';
 import { makeApp, MemoryClient } from '../../../helpers/apps';
 
@@ -223,6 +231,31 @@ describe('hostile and malformed input on the task API', () => {
     });
     expect(lastSignal).toBe(before);
     for (const taskId of ids) await c.request('tasks/cancel', { taskId });
+  });
+
+  test('at the defaults, all anonymous callers together keep at most 256 MiB of task records (issue 31, N2)', async () => {
+    const d = new ContextServerOptions();
+    const perTask = d.maxTaskArgumentBytes + d.maxTaskResultBytes;
+    expect(d.maxAnonymousTasks * perTask).toBeLessThanOrEqual(256 * 1_048_576);
+    expect(d.maxTasksPerPrincipal * perTask).toBeLessThanOrEqual(256 * 1_048_576);
+    // The count is what enforces it: at the default, one more anonymous task is refused, naming the option.
+    const defaults = makeApp([Jobs], { taskAfterMs: 0 });
+    const anonymous = await MemoryClient.connect(defaults, { era: 'modern', capabilities: withTasks });
+    const ids: string[] = [];
+    for (let i = 0; i < d.maxAnonymousTasks; i++) {
+      ids.push((await anonymous.request('tools/call', { name: 'forever', arguments: {} })).taskId as string);
+    }
+    expect(await anonymous.raw('tools/call', { name: 'forever', arguments: {} })).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining('maxAnonymousTasks') },
+    });
+    const alice = await MemoryClient.connect(defaults, {
+      era: 'modern',
+      capabilities: withTasks,
+      principal: { id: 'alice' },
+    });
+    const { taskId } = await alice.request('tools/call', { name: 'forever', arguments: {} });
+    await alice.request('tasks/cancel', { taskId });
+    for (const id of ids) await anonymous.request('tasks/cancel', { taskId: id });
   });
 
   test('at the task cap, a guard-hidden task tool answers like an unknown tool (issue 31, N7)', async () => {
