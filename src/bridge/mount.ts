@@ -142,7 +142,7 @@ export class Mount {
     const report = (m: string) => this.event(m);
     const completes = !!caps.completions;
     for (const item of items) {
-      const def = this.build(list, item, report);
+      const def = this.withPipeline(this.build(list, item, report));
       if (!def || next.has(keyOf(def))) continue;
       const completions =
         completes && (def.kind === 'prompt' || def.kind === 'resourceTemplate')
@@ -180,6 +180,14 @@ export class Mount {
       return mountTemplate(this.ns, item as never, this.relay, report);
     report(`a malformed ${list} entry was skipped`);
     return undefined;
+  }
+
+  /** The mount's own guards, interceptors and filters on each of its items. */
+  private withPipeline(def: MountedDefinition | undefined): MountedDefinition | undefined {
+    const { guards = [], interceptors = [], filters = [] } = this.options;
+    const none = guards.length + interceptors.length + filters.length === 0;
+    if (!def || def.source.kind !== 'function' || none) return def;
+    return { ...def, source: { ...def.source, pipeline: { guards, interceptors, filters } } };
   }
 
   /** Every page up to `maxListItems` (a hostile upstream's endless or huge list is cut and reported). */
