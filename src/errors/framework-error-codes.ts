@@ -45,6 +45,7 @@ export const FRAMEWORK_ERROR_CODES = Object.freeze([
   'OMC_CLIENT_TASK_CANCELLED',
   'OMC_INVALID_SKILL',
   'OMC_CLIENT_SKILL_UNVERIFIED',
+  'OMC_MOUNT_FAILED',
 ] as const);
 
 export type FrameworkErrorCode = (typeof FRAMEWORK_ERROR_CODES)[number];
