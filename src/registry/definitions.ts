@@ -27,6 +27,9 @@ export type HandlerSource =
       pipeline?: PipelineRefs;
     };
 
+/** Told when a caller subscribes to a URI it serves (a mount forwards it upstream); returns the release. */
+export type WatchResource = (uri: string) => () => void;
+
 interface Common<Entry extends JsonObject> {
   /** `Class.method` (or `name` for run-time registrations): for error messages. */
   readonly owner: string;
@@ -60,6 +63,7 @@ export interface PromptDefinition extends Common<Prompt> {
 export interface ResourceDefinition extends Common<Resource> {
   readonly kind: 'resource';
   readonly uri: string;
+  readonly watch?: WatchResource;
   readonly mimeType?: string;
   readonly cache?: CacheHints;
 }
@@ -67,6 +71,7 @@ export interface ResourceDefinition extends Common<Resource> {
 export interface ResourceTemplateDefinition extends Common<ResourceTemplate> {
   readonly kind: 'resourceTemplate';
   readonly uriTemplate: string;
+  readonly watch?: WatchResource;
   readonly template: UriTemplate;
   readonly mimeType?: string;
   readonly cache?: CacheHints;
