@@ -19,13 +19,13 @@ export type InputValidation = { ok: true; value: unknown } | { ok: false; errors
 export type HandlerSource =
   | { kind: 'method'; cls: Function; method: string; paramTypes: readonly Function[] }
   | {
-      kind: 'function';
-      fn: (input: unknown, ctx: never) => unknown;
-      cls?: Function;
-      method?: string;
-      /** Guards, interceptors and filters of this definition alone (a mount's), after the app-wide ones. */
-      pipeline?: PipelineRefs;
-    };
+    kind: 'function';
+    fn: (input: unknown, ctx: never) => unknown;
+    cls?: Function;
+    method?: string;
+    /** Guards, interceptors and filters of this definition alone (a mount's), after the app-wide ones. */
+    pipeline?: PipelineRefs;
+  };
 
 /** Told when a caller subscribes to a URI it serves (a mount forwards it upstream); returns the release. */
 export type WatchResource = (uri: string) => () => void;
