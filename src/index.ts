@@ -206,6 +206,7 @@ export type { InputHandlers } from './client/input-handlers';
 // Bridge: mount servers you don't own (docs/bridge.md)
 export { mountServer, Mount, type MountedList } from './bridge/mount';
 export { MountOptions, type MountInit } from './bridge/mount-options';
+export { BridgeModule, BRIDGE_OPTIONS, type BridgeModuleOptions } from './bridge/bridge-module';
 export type { BridgeRefusal } from './bridge/bridge-errors';
 
 // Client sign-in (OAuth 2.1)

@@ -4,7 +4,7 @@
  */
 import { IsArray, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import type { DependencyContainer } from 'tsyringe';
-import { HasMethods } from '../config/option-rules';
+import { ArePipelineRefs, HasMethods } from '../config/option-rules';
 import { knownOptionKeys } from '../config/validate-options';
 import type { ConfigModule } from '../config/modules';
 import type { Icon, Implementation } from '../protocol/types';
@@ -37,22 +37,6 @@ const AreModules = () =>
       validate: (v: unknown) =>
         Array.isArray(v) && v.every((m) => typeof (m as ConfigModule | null)?.register === 'function'),
       defaultMessage: () => 'must list configuration modules, e.g. ContextServerModule.configure({...})',
-    },
-  });
-
-/** Classes (checked for the method at bootstrap, which names the culprit) or instances with `method`. */
-const ArePipelineRefs = (method: string) =>
-  ValidateBy({
-    name: 'arePipelineRefs',
-    validator: {
-      validate: (v: unknown) =>
-        Array.isArray(v) &&
-        v.every(
-          (r) =>
-            typeof r === 'function' ||
-            (typeof r === 'object' && r !== null && typeof (r as Record<string, unknown>)[method] === 'function'),
-        ),
-      defaultMessage: () => `must list classes or instances with a ${method}() method`,
     },
   });
 

@@ -33,6 +33,7 @@ import { SHARED_STORES, TOKEN_BUCKETS, type SharedStores } from '../server/fleet
 import { RESOURCE_SERVER } from '../server/core/resource-server';
 import type { Context } from '../context/context';
 import { validateOptions } from '../config/validate-options';
+import type { ConfigModule } from '../config/modules';
 import { ApplicationOptions, identityOf } from './application-options';
 import { registerModules } from './app-modules';
 import { assertConstructible } from './injectable-check';
@@ -65,13 +66,17 @@ export class McpApplication {
   private readonly busRelay?: BusRelay;
   /** The requestState options the codec was built from (ContextServerModule's, or a RequestStateModule's). */
   private readonly requestState: Readonly<RequestStateOptions>;
+  private readonly modules: readonly ConfigModule[];
+  private starting?: Promise<void>;
+  private readonly closers: Array<() => Promise<void>> = [];
 
   private constructor(input: ApplicationOptions) {
     assertReflectMetadata();
     assertSingleLibraryCopies();
     const options = validateOptions(ApplicationOptions, input, { label: 'ApplicationOptions' });
     this.container = (options.container ?? rootContainer).createChildContainer();
-    const { server, requestState } = registerModules(this.container, options.modules ?? []);
+    this.modules = options.modules ?? [];
+    const { server, requestState } = registerModules(this.container, this.modules);
     this.options = server;
     this.requestState = requestState;
     this.info = identityOf(options);
@@ -134,6 +139,7 @@ export class McpApplication {
       {
         ephemeralStateKey: this.hasEphemeralStateKey,
         processLocalFlowStore: this.hasProcessLocalFlowStore,
+        start: () => this.start(),
         resourceServer: this.container.isRegistered(RESOURCE_SERVER)
           ? this.container.resolve(RESOURCE_SERVER)
           : undefined,
@@ -147,11 +153,23 @@ export class McpApplication {
   }
 
   /**
-   * Hands the task rounds still running here back (another instance resumes them), stops relaying
-   * notifications and closes the shared stores (call it after the transports closed).
+   * Runs the modules' start-up work once (mounting the upstreams of a `BridgeModule`); `serveHttp`
+   * and `serveStdio` call it before serving. A failure fails start-up and every later call.
+   */
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      for (const m of this.modules) if (m.start) this.closers.push(await m.start(this));
+    })();
+    return this.starting;
+  }
+
+  /**
+   * Hands the task rounds still running here back (another instance resumes them), closes what the
+   * modules started, stops relaying notifications and closes the shared stores (after the transports).
    */
   async close(): Promise<void> {
     await this.server.tasks.handBack().catch(() => undefined);
+    for (const close of this.closers.splice(0).reverse()) await close().catch(() => undefined);
     await this.busRelay?.stop().catch(() => undefined);
     await this.shared?.close();
   }

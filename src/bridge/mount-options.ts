@@ -16,7 +16,8 @@ import {
   Min,
   ValidateBy,
 } from 'class-validator';
-import { IsFunction } from '../config/option-rules';
+import { ArePipelineRefs, IsFunction } from '../config/option-rules';
+import type { FilterRef, GuardRef, InterceptorRef } from '../decorators/use-pipeline';
 import { validateOptions } from '../config/validate-options';
 import { FrameworkError } from '../errors/framework-error';
 import { CLIENT_PROTOCOL_VERSIONS, type ClientProtocolVersion } from '../client/options';
@@ -66,9 +67,22 @@ export class MountOptions {
   /** stdio: restart back-off after the child dies, doubling from min to max. */
   @IsInt() @Min(10) restartMinMs = 250;
   @IsInt() @Min(10) restartMaxMs = 30_000;
+  /**
+   * Guards, interceptors and filters for every item of this mount (after the app-wide ones), as
+   * `@UseGuards` & co. take them: classes (resolved from the app's container) or instances.
+   */
+  @IsOptional() @ArePipelineRefs('canActivate') guards?: GuardRef[];
+  @IsOptional() @ArePipelineRefs('intercept') interceptors?: InterceptorRef[];
+  @IsOptional() @ArePipelineRefs('catch') filters?: FilterRef[];
   /** What happens upstream (failures, restarts, dropped items); defaults to stderr. */
   @IsOptional() @IsFunction() onEvent?: (message: string) => void;
 }
+
+const PIPELINE_METHODS = [
+  ['guards', 'canActivate'],
+  ['interceptors', 'intercept'],
+  ['filters', 'catch'],
+] as const;
 
 export type MountInit = Partial<MountOptions> & { namespace: string };
 
@@ -79,6 +93,17 @@ export function resolveMountOptions(input: MountInit): Readonly<MountOptions> {
       'OMC_INVALID_OPTIONS',
       `MountOptions "${options.namespace}": give exactly one of command (stdio) or url (Streamable HTTP).`,
     );
+  }
+  for (const [kind, method] of PIPELINE_METHODS) {
+    const notOne = (options[kind] ?? []).find(
+      (r) => typeof r === 'function' && typeof (r.prototype as Record<string, unknown>)?.[method] !== 'function',
+    );
+    if (notOne) {
+      throw new FrameworkError(
+        'OMC_INVALID_OPTIONS',
+        `MountOptions "${options.namespace}": ${kind} lists ${(notOne as Function).name || 'a class'}, which has no ${method}() method.`,
+      );
+    }
   }
   if (options.restartMaxMs < options.restartMinMs) {
     throw new FrameworkError('OMC_INVALID_OPTIONS', 'MountOptions: restartMaxMs must be at least restartMinMs.');

@@ -24,6 +24,7 @@ import type { CompletionDefinition } from '../registry/definitions';
 import { ParkedCalls } from './parked-calls';
 import { relay } from './relay';
 import { Upstream } from './upstream';
+import { UpstreamWatches } from './upstream-watches';
 
 /** The upstream lists a mount follows. */
 export type MountedList = 'tools' | 'prompts' | 'resources' | 'templates';
@@ -48,6 +49,7 @@ export class Mount {
   private readonly ns: NamespaceMap;
   private readonly relay: Relay;
   private readonly complete: Complete;
+  private readonly watches: UpstreamWatches;
   /** What this mount registered, per list, by name or URI, with its descriptor's JSON (to diff). */
   private readonly mounted: Record<ListName, Map<string, Mounted>> = {
     tools: new Map(),
@@ -66,12 +68,20 @@ export class Mount {
     this.ns = new NamespaceMap(this.options.namespace, this.options.prefixNames);
     this.parking = new ParkedCalls(this.options);
     this.upstream = new Upstream(this.options, {
-      up: (client) => this.syncAll(client),
+      up: async (client) => {
+        await this.syncAll(client);
+        this.watches.reopen();
+      },
       changed: (n) => this.changed(n),
     });
     const route = { namespace: this.options.namespace, upstream: this.upstream, parking: this.parking };
     this.relay = (method, params, ctx) => relay(route, method, params, ctx);
     this.complete = (request) => this.upstream.live().complete(request);
+    this.watches = new UpstreamWatches(
+      () => this.upstream.live(),
+      (uri) => this.app.notifyResourceUpdated(this.ns.uri(uri)),
+      (m) => this.event(m),
+    );
   }
 
   /** Connects to the upstream and registers its items; an upstream that cannot start fails here. */
@@ -91,9 +101,15 @@ export class Mount {
     return [...this.mounted[list].keys()];
   }
 
-  /** Cancels parked calls, unregisters every mounted item and closes the upstream. */
+  /** Upstream resource URIs subscribed on behalf of our callers (held by at least one). */
+  get subscribedUpstream(): string[] {
+    return this.watches.uris;
+  }
+
+  /** Cancels parked calls and upstream subscriptions, unregisters every mounted item, closes the upstream. */
   async close(): Promise<void> {
     this.parking.close();
+    this.watches.close();
     await this.upstream.close();
     for (const list of Object.values(this.mounted)) {
       for (const mounted of list.values()) this.unregister(mounted);
@@ -142,7 +158,7 @@ export class Mount {
     const report = (m: string) => this.event(m);
     const completes = !!caps.completions;
     for (const item of items) {
-      const def = this.build(list, item, report);
+      const def = this.decorate(this.build(list, item, report));
       if (!def || next.has(keyOf(def))) continue;
       const completions =
         completes && (def.kind === 'prompt' || def.kind === 'resourceTemplate')
@@ -180,6 +196,20 @@ export class Mount {
       return mountTemplate(this.ns, item as never, this.relay, report);
     report(`a malformed ${list} entry was skipped`);
     return undefined;
+  }
+
+  /** The mount's own guards, interceptors and filters on each item; subscriptions forwarded upstream. */
+  private decorate(def: MountedDefinition | undefined): MountedDefinition | undefined {
+    if (!def || def.source.kind !== 'function') return def;
+    const { guards = [], interceptors = [], filters = [] } = this.options;
+    const source =
+      guards.length + interceptors.length + filters.length === 0
+        ? def.source
+        : { ...def.source, pipeline: { guards, interceptors, filters } };
+    if (def.kind === 'resource' || def.kind === 'resourceTemplate') {
+      return { ...def, source, watch: (uri: string) => this.watches.hold(this.ns.upstreamUri(uri)) };
+    }
+    return { ...def, source };
   }
 
   /** Every page up to `maxListItems` (a hostile upstream's endless or huge list is cut and reported). */

@@ -7,6 +7,12 @@ export interface ConfigModule<T = unknown> {
   /** Modules this one is composed of (each registered with it), e.g. the requestState module of the server module. */
   readonly parts?: readonly ConfigModule[];
   register(container: DependencyContainer): void;
+  /**
+   * Start-up work that needs the built application (mounting upstream servers): run once, before
+   * it serves (`serveHttp`, `serveStdio`, or `app.start()`); a failure fails start-up. Resolves to
+   * what `app.close()` calls.
+   */
+  start?(app: object): Promise<() => Promise<void>>;
 }
 
 /** A module that registers `options` under `token`, then its `parts`. */

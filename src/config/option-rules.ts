@@ -23,3 +23,19 @@ export const HasMethods = (...methods: string[]) =>
       defaultMessage: () => `$property must be an object with ${methods.map((m) => `${m}()`).join(' and ')}`,
     },
   });
+
+/** Classes (checked for the method at bootstrap, which names the culprit) or instances with `method`. */
+export const ArePipelineRefs = (method: string) =>
+  ValidateBy({
+    name: 'arePipelineRefs',
+    validator: {
+      validate: (v: unknown) =>
+        Array.isArray(v) &&
+        v.every(
+          (r) =>
+            typeof r === 'function' ||
+            (typeof r === 'object' && r !== null && typeof (r as Record<string, unknown>)[method] === 'function'),
+        ),
+      defaultMessage: () => `must list classes or instances with a ${method}() method`,
+    },
+  });

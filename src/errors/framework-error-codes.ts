@@ -46,6 +46,7 @@ export const FRAMEWORK_ERROR_CODES = Object.freeze([
   'OMC_INVALID_SKILL',
   'OMC_CLIENT_SKILL_UNVERIFIED',
   'OMC_CLIENT_SESSION_LOST',
+  'OMC_MOUNT_FAILED',
 ] as const);
 
 export type FrameworkErrorCode = (typeof FRAMEWORK_ERROR_CODES)[number];

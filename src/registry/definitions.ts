@@ -5,6 +5,7 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/listi
 import type { CacheHints, TaskSupport } from '../metadata/options';
 import type { Skill } from '../protocol/skills';
 import type { DirectoryChild } from '../skills/skill-set';
+import type { PipelineRefs } from '../metadata/pipeline';
 import type { UriTemplate } from './uri-template';
 import type { DeclaredAsks } from './declared-asks';
 
@@ -17,7 +18,17 @@ export type InputValidation = { ok: true; value: unknown } | { ok: false; errors
  */
 export type HandlerSource =
   | { kind: 'method'; cls: Function; method: string; paramTypes: readonly Function[] }
-  | { kind: 'function'; fn: (input: unknown, ctx: never) => unknown; cls?: Function; method?: string };
+  | {
+    kind: 'function';
+    fn: (input: unknown, ctx: never) => unknown;
+    cls?: Function;
+    method?: string;
+    /** Guards, interceptors and filters of this definition alone (a mount's), after the app-wide ones. */
+    pipeline?: PipelineRefs;
+  };
+
+/** Told when a caller subscribes to a URI it serves (a mount forwards it upstream); returns the release. */
+export type WatchResource = (uri: string) => () => void;
 
 interface Common<Entry extends JsonObject> {
   /** `Class.method` (or `name` for run-time registrations): for error messages. */
@@ -52,6 +63,7 @@ export interface PromptDefinition extends Common<Prompt> {
 export interface ResourceDefinition extends Common<Resource> {
   readonly kind: 'resource';
   readonly uri: string;
+  readonly watch?: WatchResource;
   readonly mimeType?: string;
   readonly cache?: CacheHints;
 }
@@ -59,6 +71,7 @@ export interface ResourceDefinition extends Common<Resource> {
 export interface ResourceTemplateDefinition extends Common<ResourceTemplate> {
   readonly kind: 'resourceTemplate';
   readonly uriTemplate: string;
+  readonly watch?: WatchResource;
   readonly template: UriTemplate;
   readonly mimeType?: string;
   readonly cache?: CacheHints;

@@ -122,6 +122,17 @@ export class Registry {
     }
     return undefined;
   }
+  /** A subscriber for `uri`: tells the definition serving it (`watch`); the release is idempotent. */
+  watchResource(uri: string): () => void {
+    const def = this.resource(uri) ?? this.matchTemplate(uri)?.def;
+    const release = def?.watch?.(uri);
+    let released = !release;
+    return () => {
+      if (released) return;
+      released = true;
+      release!();
+    };
+  }
   completion(ref: CompletionDefinition['ref'], argument: string): CompletionDefinition | undefined {
     return this.completions.get(completionKey(ref, argument));
   }

@@ -67,7 +67,10 @@ export class ContextServer implements ServerEndpoint {
     deployment: Pick<
       EndpointSettings,
       'ephemeralStateKey' | 'processLocalFlowStore' | 'resourceServer' | 'approvalPages'
-    >,
+    > & {
+      /** The application's start-up work (its modules' `start`: mounted upstreams), after the stores answer. */
+      start?: () => Promise<void>;
+    },
   ) {
     const c = core;
     this.settings = Object.freeze({
@@ -82,7 +85,10 @@ export class ContextServer implements ServerEndpoint {
       eventStore: c.shared?.eventStore,
       leases: c.shared?.leases,
       sessionEvicted: (pool: string) => this.telemetry.sessionEvicted(pool),
-      ready: async () => c.shared?.ready(),
+      ready: async () => {
+        await c.shared?.ready();
+        await deployment.start?.();
+      },
       storesReachable: () => c.shared?.reachable?.() ?? true,
     });
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;

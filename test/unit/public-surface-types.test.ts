@@ -47,6 +47,7 @@ test('src/index.ts exports exactly these types', () => {
     'Awaitable',
     'BearerChallenge',
     'BlobResourceContents',
+    'BridgeModuleOptions',
     'BridgeRefusal',
     'CacheHintOptions',
     'CacheHints',

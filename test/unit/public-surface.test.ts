@@ -7,6 +7,8 @@ test('src/index.ts exports exactly these runtime values', () => {
     'AuthenticationFailedError',
     'AuthorizationResponseError',
     'BOTH_ERAS',
+    'BRIDGE_OPTIONS',
+    'BridgeModule',
     'ClientInfoOptions',
     'Complete',
     'Context',

@@ -13,6 +13,7 @@ import {
 } from '../../protocol/jsonrpc';
 import { ErrorCode } from '../../protocol/error-codes';
 import { HttpStatusError, SessionLostError, transportError } from '../errors';
+import { FrameworkError } from '../../errors/framework-error';
 import type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from '../transport';
 import { readEventStream, type StreamPosition } from './read-event-stream';
 import type { HttpTarget } from '../targets';
@@ -139,7 +140,7 @@ export class HttpTransport implements ClientTransport {
       const fixed =
         'error' in value && (value.id === null || value.id === undefined) ? { ...value, id: message.id } : value;
       this.dispatch(fixed, res.status, onNotification);
-    }
+    } else if (isObject(value) && res.ok) this.dispatch(value, res.status, onNotification);
     if (this.pending.has(message.id)) this.fail(message.id, new HttpStatusError(res.status, text));
   }
 
@@ -173,7 +174,17 @@ export class HttpTransport implements ClientTransport {
       else this.sink?.notification(d.message);
     } else if (d.kind === 'request') {
       void this.answer(d.message, related);
+    } else if (d.kind === 'invalid') {
+      this.refuseMalformed(value, d.error.error.message);
     }
+  }
+
+  /** A malformed response to a request we sent fails that request now, rather than at its timeout. */
+  private refuseMalformed(value: unknown, reason: string): void {
+    if (!isObject(value) || value.method !== undefined) return;
+    const id = value.id;
+    if ((typeof id !== 'string' && typeof id !== 'number') || !this.pending.has(id)) return;
+    this.fail(id, new FrameworkError('OMC_CLIENT_BAD_REPLY', `The server's reply to request ${id} is malformed (${reason}).`));
   }
 
   private async answer(request: JsonRpcRequest, related?: RequestId): Promise<void> {

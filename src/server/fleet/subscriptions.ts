@@ -99,11 +99,14 @@ export function openSubscription(
     return filter.resourceSubscriptions?.some((s) => covers(s, e.uri)) ? 'notifications/resources/updated' : undefined;
   };
   let unsubscribe: (() => void) | undefined;
+  let releases: Array<() => void> = [];
   let closed = false;
   return {
     ack,
     forward: (send) => {
       if (closed || unsubscribe) return;
+      // Each subscribed URI is told (a mount subscribes upstream) until the stream closes.
+      releases = (filter.resourceSubscriptions ?? []).map((uri) => registry.watchResource(uri));
       unsubscribe = registry.subscribe((e) => {
         const method = wants(e);
         if (!method) return;
@@ -124,6 +127,7 @@ export function openSubscription(
       closed = true;
       unsubscribe?.();
       unsubscribe = undefined;
+      releases.splice(0).forEach((release) => release());
       // SubscriptionsListenResult: resultType, and _meta naming the stream (serverInfo as on every result).
       const _meta = serverInfo ? { ...tag, [Meta.serverInfo]: serverInfo } : tag;
       return { jsonrpc: '2.0', id, result: { resultType: 'complete', _meta } };

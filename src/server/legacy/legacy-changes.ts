@@ -1,6 +1,7 @@
 /**
  * What an initialized legacy session hears without asking: list changes, and updates of the
- * resources it subscribed to (`resources/subscribe`). Every legacy transport sends these.
+ * resources it subscribed to (`resources/subscribe`). Every legacy transport sends these; stopping
+ * ends the session's subscriptions.
  */
 import type { JsonRpcNotification } from '../../protocol/jsonrpc';
 import type { Registry } from '../../registry/registry';
@@ -11,10 +12,15 @@ export function followChanges(
   session: LegacySession,
   send: (n: JsonRpcNotification) => void,
 ): () => void {
-  return registry.subscribe((e) => {
+  const stop = registry.subscribe((e) => {
     if (e.type === 'listChanged') send({ jsonrpc: '2.0', method: `notifications/${e.list}/list_changed` });
     else if (session.subscriptions.has(e.uri)) {
       send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: e.uri } });
     }
   });
+  // The session is over: its subscriptions end (a mount unsubscribes upstream).
+  return () => {
+    stop();
+    session.unsubscribe();
+  };
 }

@@ -19,6 +19,8 @@ export class LegacySession {
   /** Set by logging/setLevel; until then everything from `info` up is sent. */
   logLevel: LogLevel = 'info';
   readonly subscriptions = new Set<string>();
+  /** Releases of what the subscriptions told their resources (a mount's upstream subscription). */
+  private readonly watches = new Map<string, () => void>();
 
   constructor(
     /** HTTP session id, undefined on stdio and stateless HTTP. */
@@ -26,6 +28,19 @@ export class LegacySession {
     /** The principal that opened the session; others get the same 404 as an unknown id. */
     readonly principalId?: string,
   ) {}
+
+  subscribe(uri: string, release: () => void): void {
+    this.subscriptions.add(uri);
+    this.watches.set(uri, release);
+  }
+
+  unsubscribe(uri?: string): void {
+    for (const u of uri === undefined ? [...this.subscriptions] : [uri]) {
+      this.subscriptions.delete(u);
+      this.watches.get(u)?.();
+      this.watches.delete(u);
+    }
+  }
 
   scope(params: JsonObject | undefined): RequestScope {
     return {

@@ -18,7 +18,7 @@ export async function legacySubscription(
   const { method, params } = req;
   const uri = resourceUri(params, method, core.options.maxUriLength);
   if (method === 'resources/unsubscribe') {
-    session.subscriptions.delete(uri);
+    session.unsubscribe(uri);
     return {};
   }
   if (session.subscriptions.has(uri)) return {};
@@ -48,7 +48,7 @@ export async function legacySubscription(
         '(maxSubscriptionUriBytes); unsubscribe first',
     );
   }
-  session.subscriptions.add(uri);
+  session.subscribe(uri, core.registry.watchResource(uri));
   return {};
 }
 

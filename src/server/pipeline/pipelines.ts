@@ -54,7 +54,7 @@ export class Pipelines {
         ? pipelineRefsOf(source.cls, source.method)
         : source.cls
           ? pipelineRefsOf(source.cls, source.method)
-          : EMPTY_PIPELINE;
+          : (source.pipeline ?? EMPTY_PIPELINE);
     const refs = (kind: Kind) => [...this.appWide[kind], ...own[kind]];
     const guards = refs('guards');
     const interceptors = refs('interceptors');
