@@ -67,7 +67,8 @@ export class ContextServer implements ServerEndpoint {
     deployment: Pick<
       EndpointSettings,
       'ephemeralStateKey' | 'processLocalFlowStore' | 'resourceServer' | 'approvalPages'
-    >,
+    > &
+      Partial<Pick<EndpointSettings, 'ready'>>,
   ) {
     const c = core;
     this.settings = Object.freeze({
@@ -81,7 +82,7 @@ export class ContextServer implements ServerEndpoint {
       stateKeyFingerprint: c.engine.sealer.fingerprint,
       eventStore: c.shared?.eventStore,
       leases: c.shared?.leases,
-      ready: async () => c.shared?.ready(),
+      ready: deployment.ready ?? (async () => c.shared?.ready()),
       storesReachable: () => c.shared?.reachable?.() ?? true,
     });
     this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;

@@ -48,12 +48,12 @@ export class Fleet {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  static async up(): Promise<Fleet> {
+  static async up(app: 'conformance' | 'sample' = 'conformance'): Promise<Fleet> {
     const base = await freeBlock();
     const dir = mkdtempSync(join(tmpdir(), 'omc-fleet-'));
     const env = {
       ...process.env,
-      FLEET_APP: 'conformance',
+      FLEET_APP: app,
       FLEET_DIR: dir,
       FLEET_LB_PORT: String(base),
       FLEET_PORT_BASE: String(base + 1),
@@ -133,9 +133,9 @@ export async function post(url: string, body: unknown, headers: Record<string, s
 
 let nextId = 1;
 
-/** A 2026-07-28 tools/call that can answer elicitation. */
-export function call(url: string, params: Record<string, unknown>): Promise<Reply> {
-  const meta = modernMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } });
+/** A 2026-07-28 tools/call that can answer elicitation (form, and URL when `url`). */
+export function call(url: string, params: Record<string, unknown>, elicitation: object = {}): Promise<Reply> {
+  const meta = modernMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation } });
   const body = {
     jsonrpc: '2.0',
     id: nextId++,
