@@ -71,7 +71,7 @@ describe('sample app fleet', () => {
   }, 120_000);
   afterAll(() => fleet?.down(), 60_000);
 
-  test("connect_account through nginx adds loyalty_balance on every instance", async () => {
+  test('connect_account through nginx adds loyalty_balance on every instance', async () => {
     const url = { url: {} };
     const args = { programme: 'flying-blue' };
     const first = await call(fleet.url, { name: 'connect_account', arguments: args }, url);
