@@ -35,7 +35,7 @@ export type {
 export type { AppCsp, AppPermissions, AppToolVisibility } from './protocol/apps';
 
 // Application and configuration
-export { McpApplication, type ApplicationOptions, type FunctionHandler } from './app/application';
+export { McpApplication, type ApplicationOptions, type ChangeHandler, type FunctionHandler } from './app/application';
 export type { Provider, ProviderObject } from './app/providers';
 export { httpOptionsFromEnv, readDeploymentEnv, type DeploymentEnv } from './transports/http/deployment-env';
 export { defineModule, type ConfigModule } from './config/modules';

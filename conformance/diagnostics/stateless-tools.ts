@@ -35,12 +35,12 @@ export class StatelessDiagnostics {
   }
 
   @Tool({ name: 'test_trigger_tool_change', description: 'Adds or removes a tool, so the tool list changes' })
-  triggerToolChange(): string {
-    return `test_dynamic_tool ${this.lists.toggleTool()}`;
+  async triggerToolChange(): Promise<string> {
+    return `test_dynamic_tool ${await this.lists.toggleTool()}`;
   }
 
   @Tool({ name: 'test_trigger_prompt_change', description: 'Adds or removes a prompt, so the prompt list changes' })
-  triggerPromptChange(): string {
-    return `test_dynamic_prompt ${this.lists.togglePrompt()}`;
+  async triggerPromptChange(): Promise<string> {
+    return `test_dynamic_prompt ${await this.lists.togglePrompt()}`;
   }
 }

@@ -5,10 +5,27 @@ import { AccountArgs } from './dto';
 
 export const APP = Symbol.for('travel-desk:app');
 
-/** The running application, and whether the loyalty tool was added to it yet. */
+/** The running application (set once McpApplication.create returned). */
 export interface AppHolder {
   current?: McpApplication;
-  loyaltyTool?: boolean;
+}
+
+/** The run-time change that adds loyalty_balance: registered by name on every instance of a fleet. */
+export const LOYALTY_TOOL_CHANGE = 'travel-desk:loyalty-tool';
+
+/** Registers the change at start-up; applying it twice adds the tool once. */
+export function registerLoyaltyTool(app: McpApplication): void {
+  let added = false;
+  app.registerChange<{ programme: string }>(LOYALTY_TOOL_CHANGE, ({ programme }) => {
+    if (added) return;
+    added = true;
+    app.addTool({
+      name: 'loyalty_balance',
+      description: `Miles balance in ${programme}`,
+      annotations: { readOnlyHint: true },
+      handler: () => `${programme}: 42 000 miles`,
+    });
+  });
 }
 
 @injectable()
@@ -26,20 +43,9 @@ export class AccountTools {
       { key: 'connect' },
     );
     if (outcome.action !== 'accept') return 'Account not connected.';
-    this.enableLoyaltyTool(args.programme);
+    // A named change, not a closure: in a fleet every instance adds the tool (docs/deployment.md).
+    await this.app.current?.applyChange(LOYALTY_TOOL_CHANGE, { programme: args.programme });
     return `Connected ${args.programme}. A new tool, loyalty_balance, is now available.`;
   }
 
-  /** Run-time registration: clients get a list-changed notification. */
-  private enableLoyaltyTool(programme: string): void {
-    const app = this.app.current;
-    if (!app || this.app.loyaltyTool) return;
-    this.app.loyaltyTool = true;
-    app.addTool({
-      name: 'loyalty_balance',
-      description: `Miles balance in ${programme}`,
-      annotations: { readOnlyHint: true },
-      handler: () => `${programme}: 42 000 miles`,
-    });
-  }
 }

@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { ContextServerModule, McpApplication } from 'onemodelcontext';
 import { RedisModule } from 'onemodelcontext/redis';
-import { AccountTools, APP, type AppHolder } from './account.tools';
+import { AccountTools, APP, registerLoyaltyTool, type AppHolder } from './account.tools';
 import { BookingStore } from './catalog';
 import { FlightTools } from './flights.tools';
 import { Guides } from './guides';
@@ -36,5 +36,6 @@ export function createTravelDesk(options: { requestStateKey?: string; redisUrl?:
     ],
   });
   holder.current = app;
+  registerLoyaltyTool(app);
   return app;
 }

@@ -39,10 +39,12 @@ import { registerModules } from './app-modules';
 import { assertConstructible } from './injectable-check';
 import { constructedClasses, registerProvider } from './providers';
 import { keepDispatcher } from './dispatcher-of';
+import { FleetChanges, type ChangeHandler } from './fleet-changes';
 import { Pipelines } from '../server/pipeline/pipelines';
 import { pipelineRefsOf, type PipelineRefs } from '../metadata/pipeline';
 
 export { ApplicationOptions };
+export type { ChangeHandler };
 
 /** What `addDefinition` takes: a tool, prompt, resource or template definition. */
 export type MountableDefinition =
@@ -64,6 +66,7 @@ export class McpApplication {
   private readonly stateCodec: RequestStateCodec;
   private readonly shared?: SharedStores;
   private readonly busRelay?: BusRelay;
+  private readonly changes = new FleetChanges();
   /** The requestState options the codec was built from (ContextServerModule's, or a RequestStateModule's). */
   private readonly requestState: Readonly<RequestStateOptions>;
   private readonly modules: readonly ConfigModule[];
@@ -144,11 +147,19 @@ export class McpApplication {
           ? this.container.resolve(RESOURCE_SERVER)
           : undefined,
         approvalPages: approvals,
+        // The stores answer, and this instance replayed the fleet's run-time changes, before it serves.
+        ready: async () => {
+          await shared?.ready();
+          await this.busRelay?.listening;
+        },
       },
     );
     keepDispatcher(this, this.server);
-    this.busRelay = shared?.notificationBus && relayThroughBus(this.registry, shared.notificationBus, logger);
-    // Heard by serveHttp's wait for the stores: a bus that cannot subscribe fails start-up too.
+    this.busRelay =
+      shared?.notificationBus &&
+      relayThroughBus(this.registry, shared.notificationBus, logger, (change) => this.changes.receive(change));
+    if (this.busRelay) this.changes.attach(this.busRelay);
+    // Heard by serveHttp's wait for `ready`: a bus that cannot subscribe or replay fails start-up too.
     this.busRelay?.listening.catch(() => undefined);
   }
 
@@ -199,8 +210,24 @@ export class McpApplication {
     return this.stateCodec.fingerprint;
   }
 
-  /** A tool at run time; with `ui` it may link an app a decorated tool publishes (`ui.uri`), not publish one. */
+  /**
+   * Registers a run-time change by name (at start-up, on every instance): `applyChange(name, args)`
+   * runs `handler(args)` on every instance of a fleet, and instances that start later replay it.
+   */
+  registerChange<A = unknown>(name: string, handler: ChangeHandler<A>): void {
+    this.changes.register(name, handler as ChangeHandler);
+  }
+  /** Makes a registered change (JSON arguments): here at once, or through the fleet's bus on every instance. */
+  applyChange(name: string, args?: unknown): Promise<void> {
+    return this.changes.apply(name, args);
+  }
+
+  /**
+   * A tool at run time; with `ui` it may link an app a decorated tool publishes (`ui.uri`), not
+   * publish one. In a fleet, only inside a registered change (`registerChange`).
+   */
   addTool<I = Record<string, unknown>>(spec: ToolOptions & { name: string; handler: FunctionHandler<I> }): void {
+    this.changes.assertLocal('addTool');
     const def = buildTool(spec, spec.name, spec.name, { kind: 'function', fn: spec.handler as never });
     if (spec.ui && (spec.ui.html !== undefined || spec.ui.file !== undefined)) {
       throw new FrameworkError(
@@ -212,28 +239,35 @@ export class McpApplication {
     this.registry.addTool(def);
   }
   removeTool(name: string): boolean {
+    this.changes.assertLocal('removeTool');
     return this.registry.removeTool(name);
   }
   addPrompt<I = Record<string, string>>(spec: PromptOptions & { name: string; handler: FunctionHandler<I> }): void {
+    this.changes.assertLocal('addPrompt');
     this.registry.addPrompt(buildPrompt(spec, spec.name, spec.name, { kind: 'function', fn: spec.handler as never }));
   }
   removePrompt(name: string): boolean {
+    this.changes.assertLocal('removePrompt');
     return this.registry.removePrompt(name);
   }
   addResource(spec: ResourceOptions & { handler: FunctionHandler<{ uri: string }> }): void {
+    this.changes.assertLocal('addResource');
     this.registry.addResource(buildResource(spec, spec.uri, { kind: 'function', fn: spec.handler as never }));
   }
   removeResource(uri: string): boolean {
+    this.changes.assertLocal('removeResource');
     return this.registry.removeResource(uri);
   }
   addResourceTemplate(
     spec: ResourceTemplateOptions & { handler: FunctionHandler<Record<string, string | string[]>> },
   ): void {
+    this.changes.assertLocal('addResourceTemplate');
     this.registry.addResourceTemplate(
       buildResourceTemplate(spec, spec.uriTemplate, { kind: 'function', fn: spec.handler as never }),
     );
   }
   removeResourceTemplate(uriTemplate: string): boolean {
+    this.changes.assertLocal('removeResourceTemplate');
     return this.registry.removeResourceTemplate(uriTemplate);
   }
   /**

@@ -86,6 +86,7 @@ function deferredBus(real: Promise<RedisNotificationBus>): NotificationBus {
   return {
     publish: async (event) => (await real).publish(event),
     subscribe: async (listener) => (await real).subscribe(listener),
+    changes: async () => (await real).changes(),
     onReconnect: (listener) => {
       let stop: (() => void) | undefined;
       let stopped = false;

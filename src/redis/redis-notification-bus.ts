@@ -20,13 +20,41 @@ export class RedisNotificationBus implements NotificationBus {
   private listening?: Promise<void>;
   private hooked = false;
   readonly channel: string;
+  /** The run-time changes, oldest first, for instances that start later (`changes()`). */
+  readonly changeLog: string;
 
-  constructor(private readonly redis: RedisConnection) {
+  constructor(
+    private readonly redis: RedisConnection,
+    /** How many run-time changes the log keeps (the oldest go first). */
+    private readonly maxChanges = 10_000,
+  ) {
     this.channel = `${redis.keyPrefix}notifications`;
+    this.changeLog = `${redis.keyPrefix}changes`;
   }
 
   async publish(event: NotificationBusEvent): Promise<void> {
-    await this.redis.command(['PUBLISH', this.channel, JSON.stringify(event)]);
+    const text = JSON.stringify(event);
+    // Logged before it is published: an instance that hears it and one that starts later agree.
+    if (event.type === 'change') {
+      await this.redis.command(['RPUSH', this.changeLog, text]);
+      await this.redis.command(['LTRIM', this.changeLog, String(-this.maxChanges), '-1']);
+    }
+    await this.redis.command(['PUBLISH', this.channel, text]);
+  }
+
+  async changes(): Promise<NotificationBusEvent[]> {
+    const items = (await this.redis.command(['LRANGE', this.changeLog, '0', '-1'])) as unknown;
+    if (!Array.isArray(items)) return [];
+    const out: NotificationBusEvent[] = [];
+    for (const item of items) {
+      try {
+        const event: unknown = JSON.parse(String(item));
+        if (isNotificationBusEvent(event) && event.type === 'change') out.push(event);
+      } catch {
+        // A line that is not an event (written by something else) is skipped.
+      }
+    }
+    return out;
   }
 
   async subscribe(listener: NotificationBusListener): Promise<() => Promise<void>> {

@@ -70,7 +70,7 @@ export class ContextServer implements ServerEndpoint {
     > & {
       /** The application's start-up work (its modules' `start`: mounted upstreams), after the stores answer. */
       start?: () => Promise<void>;
-    },
+    } & Partial<Pick<EndpointSettings, 'ready'>>,
   ) {
     const c = core;
     this.settings = Object.freeze({
@@ -86,7 +86,8 @@ export class ContextServer implements ServerEndpoint {
       leases: c.shared?.leases,
       sessionEvicted: (pool: string) => this.telemetry.sessionEvicted(pool),
       ready: async () => {
-        await c.shared?.ready();
+        // The stores answer (and, in a fleet, the run-time change log is replayed), then the modules start.
+        await (deployment.ready ?? (async () => c.shared?.ready()))();
         await deployment.start?.();
       },
       storesReachable: () => c.shared?.reachable?.() ?? true,

@@ -7,7 +7,19 @@
  */
 import type { RegistryEvent } from '../../registry/registry';
 
-export type NotificationBusEvent = RegistryEvent & {
+/**
+ * A run-time change to what the server offers, replicated by name: every instance registered the
+ * same named handler at start-up (`app.registerChange`) and applies it with these arguments.
+ */
+export interface FleetChangeEvent {
+  type: 'change';
+  /** Unique per change: an instance applies each one once (live, replayed, or both). */
+  changeId: string;
+  name: string;
+  args: unknown;
+}
+
+export type NotificationBusEvent = (RegistryEvent | FleetChangeEvent) & {
   /** The publishing instance's id. */
   instanceId: string;
 };
@@ -21,14 +33,25 @@ export interface NotificationBus {
   subscribe(listener: NotificationBusListener): Promise<() => Promise<void>>;
   /** A shared bus that can lose events while cut off calls `listener` each time it is back. */
   onReconnect?(listener: () => void): () => void;
+  /**
+   * The run-time changes published so far, oldest first (a shared bus keeps them in the store), so an
+   * instance that starts later, or was cut off, replays them. A bus without it keeps none.
+   */
+  changes?(): Promise<NotificationBusEvent[]>;
 }
 
 /** Delivers to this process's subscribers; a throwing listener does not stop the others. */
 export class InProcessNotificationBus implements NotificationBus {
   private readonly listeners = new Set<NotificationBusListener>();
+  private readonly kept: NotificationBusEvent[] = [];
 
   async publish(event: NotificationBusEvent): Promise<void> {
+    if (event.type === 'change') this.kept.push({ ...event });
     deliver(this.listeners, event);
+  }
+
+  async changes(): Promise<NotificationBusEvent[]> {
+    return this.kept.map((e) => ({ ...e }));
   }
 
   async subscribe(listener: NotificationBusListener): Promise<() => Promise<void>> {
@@ -59,5 +82,6 @@ export function isNotificationBusEvent(value: unknown): value is NotificationBus
   if (typeof e.instanceId !== 'string') return false;
   if (e.type === 'listChanged') return e.list === 'tools' || e.list === 'prompts' || e.list === 'resources';
   if (e.type === 'resourceUpdated') return typeof e.uri === 'string';
+  if (e.type === 'change') return typeof e.changeId === 'string' && typeof e.name === 'string';
   return false;
 }

@@ -48,13 +48,21 @@ export class Fleet {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** `extraEnv`: e.g. FLEET_INSTANCES, or the instances' session pool options (MAX_ANONYMOUS_SESSIONS). */
-  static async up(extraEnv: Record<string, string> = {}): Promise<Fleet> {
+  /**
+   * `app`: which app the instances serve; `extraEnv`: e.g. FLEET_INSTANCES, or the instances' session
+   * pool options (MAX_ANONYMOUS_SESSIONS). An object alone is `extraEnv` for the conformance app.
+   */
+  static async up(
+    appOrEnv: 'conformance' | 'sample' | Record<string, string> = 'conformance',
+    extraEnv: Record<string, string> = {},
+  ): Promise<Fleet> {
+    const app = typeof appOrEnv === 'string' ? appOrEnv : 'conformance';
+    if (typeof appOrEnv !== 'string') extraEnv = { ...appOrEnv, ...extraEnv };
     const base = await freeBlock();
     const dir = mkdtempSync(join(tmpdir(), 'omc-fleet-'));
     const env = {
       ...process.env,
-      FLEET_APP: 'conformance',
+      FLEET_APP: app,
       FLEET_DIR: dir,
       FLEET_LB_PORT: String(base),
       FLEET_PORT_BASE: String(base + 1),
@@ -135,9 +143,9 @@ export async function post(url: string, body: unknown, headers: Record<string, s
 
 let nextId = 1;
 
-/** A 2026-07-28 tools/call that can answer elicitation. */
-export function call(url: string, params: Record<string, unknown>): Promise<Reply> {
-  const meta = modernMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } });
+/** A 2026-07-28 tools/call that can answer elicitation (form, and URL when `url`). */
+export function call(url: string, params: Record<string, unknown>, elicitation: object = {}): Promise<Reply> {
+  const meta = modernMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation } });
   const body = {
     jsonrpc: '2.0',
     id: nextId++,
