@@ -64,7 +64,8 @@ export function approvalStoreContract(store: () => ApprovalStore): void {
     await s.add(flow, LIMITS);
     const p = page();
     expect(await s.addPage(flow.id, p, LIMITS.maxPagesPerFlow)).toBe(true);
-    const answers = await Promise.all([1, 2, 3, 4].map((n) => s.recordAnswer(flow.id, p.nonce, { action: 'accept', n })));
+    const answer = (n: number) => s.recordAnswer(flow.id, p.nonce, { action: 'accept', n });
+    const answers = await Promise.all([1, 2, 3, 4].map(answer));
     expect(answers.filter(Boolean)).toHaveLength(1);
     const read = await s.get(flow.id);
     expect(read?.pages[p.nonce]?.answered).toBeTruthy();
@@ -110,10 +111,11 @@ export function approvalStoreContract(store: () => ApprovalStore): void {
     const principal = `exp-${randomUUID()}`;
     const soon = newFlow({ principal, expiresAt: Date.now() + 150 });
     await s.add(soon, { ...LIMITS, maxFlowsPerCaller: 1 });
-    expect(await s.add(newFlow({ principal }), { ...LIMITS, maxFlowsPerCaller: 1 })).toMatch(/too many/);
+    const one = { ...LIMITS, maxFlowsPerCaller: 1 };
+    expect(await s.add(newFlow({ principal }), one)).toMatch(/too many/);
     await until(async () => (await s.get(soon.id)) === undefined);
     expect(await s.hold(soon.id, 'late')).toBe(false);
-    expect(await s.add(newFlow({ principal }), { ...LIMITS, maxFlowsPerCaller: 1 })).toBeUndefined();
+    expect(await s.add(newFlow({ principal }), one)).toBeUndefined();
   });
 }
 
