@@ -121,6 +121,13 @@ export type { FlowStore, FlowClaim, OnceRecord } from './state/flow-store';
 export { FlowTakenOverError } from './state/flow-store';
 export { MemoryTaskStore } from './state/memory-task-store';
 export type { StoredTask, TaskStore } from './state/task-store';
+export type {
+  ApprovalFlowLimits,
+  ApprovalFlowRecord,
+  ApprovalStore,
+  NewApprovalFlow,
+  StoredPage,
+} from './state/approval-store';
 export { TASKS_EXTENSION } from './protocol/extensions';
 export {
   SKILLS_EXTENSION,

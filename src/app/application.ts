@@ -109,6 +109,7 @@ export class McpApplication {
       codec: this.stateCodec,
       lifetimeMs: server.asks.approvalLifetimeMs,
       baseUrl: server.asks.approvalBaseUrl,
+      store: shared?.approvalStore,
       log: (message, detail) => logger.warn(message, detail),
     });
     this.server = new ContextServer(

@@ -17,13 +17,14 @@ import type { ApprovalPages, PageRequest, PageResponse } from '../context/approv
 import { answerApprovalPage } from './page-route';
 import { paramsDigest, type RequestStateCodec, type StateBinding } from '../state';
 import {
-  ApprovalFlows,
   DEFAULT_APPROVAL_LIMITS,
+  MemoryApprovalStore,
   type ApprovalFlowLimits,
   type ApprovalFlowRecord,
-  type OpenedPage,
-  type PageEntry,
+  type ApprovalStore,
+  type StoredPage,
 } from './approval-flows';
+import type { OpenedPage } from './page-route';
 
 export interface ApprovalDeskOptions {
   codec: Pick<RequestStateCodec, 'seal' | 'open'>;
@@ -32,6 +33,8 @@ export interface ApprovalDeskOptions {
   /** Where the pages are served, e.g. `https://api.example.com/mcp/approval` (set by serveHttp when absent). */
   baseUrl?: string;
   limits?: Partial<ApprovalFlowLimits>;
+  /** Where the flows live: per process unless a fleet store is given (RedisModule provides one). */
+  store?: ApprovalStore;
   now?: () => number;
   /** Where refused pages are logged (never the answer). */
   log?: (message: string, detail: Record<string, unknown>) => void;
@@ -41,13 +44,16 @@ const ID_BYTES = 16;
 const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
-  readonly flows: ApprovalFlows;
+  readonly flows: ApprovalStore;
+  private readonly limits: ApprovalFlowLimits;
   private readonly now: () => number;
-  private nextHolder = 1;
+  /** The checks of the questions this process put up (a page served here runs its question's own check). */
+  private readonly checks = new Map<string, { check: PageQuestion['check']; expiresAt: number }>();
 
   constructor(private readonly options: ApprovalDeskOptions) {
     this.now = options.now ?? (() => Date.now());
-    this.flows = new ApprovalFlows({ ...DEFAULT_APPROVAL_LIMITS, ...options.limits }, this.now);
+    this.limits = { ...DEFAULT_APPROVAL_LIMITS, ...options.limits };
+    this.flows = options.store ?? new MemoryApprovalStore(this.now);
   }
 
   get baseUrl(): string | undefined {
@@ -67,7 +73,7 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
     const digest = paramsDigest(call.args);
     let flow: ApprovalFlowRecord | undefined;
     if (approvalId !== undefined) {
-      flow = ID_PATTERN.test(approvalId) ? this.flows.get(approvalId) : undefined;
+      flow = ID_PATTERN.test(approvalId) ? await this.flows.get(approvalId) : undefined;
       if (!flow) return refused('this approval id is unknown or expired; call the tool again without it');
       if (flow.principal !== call.principal) return refused('this approval belongs to another caller');
       if (flow.tool !== call.tool || flow.argsDigest !== digest) {
@@ -77,12 +83,16 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
     } else {
       // Without an id, only an authenticated caller's own open flow continues (never a finished one).
       if (call.principal === undefined) return undefined;
-      flow = this.flows.openFor(call.principal, call.tool, digest);
+      flow = await this.flows.openFor(call.principal, call.tool, digest);
       if (!flow) return undefined;
     }
-    const now = this.now();
-    if (flow.holder && flow.holder.until > now) return refused('another call is continuing this approval right now');
-    return { kind: 'flow', flow: this.hold(flow) };
+    const holder = randomId();
+    if (!(await this.flows.hold(flow.id, holder))) {
+      const now = await this.flows.get(flow.id);
+      if (now?.completed) return { kind: 'completed', result: now.completed.result };
+      return refused(now ? 'another call is continuing this approval right now' : 'this approval expired; call the tool again');
+    }
+    return { kind: 'flow', flow: this.handle(flow, holder) };
   }
 
   async start(call: ApprovalCall): Promise<ApprovalFlowHandle> {
@@ -93,13 +103,15 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
       argsDigest: paramsDigest(call.args),
       args: call.args,
       expiresAt: this.now() + this.options.lifetimeMs,
-      answers: new Map(),
-      onces: new Map(),
-      pages: new Map(),
+      answers: {},
+      onces: {},
+      pages: {},
     };
-    const full = this.flows.add(record);
+    const full = await this.flows.add(record, this.limits);
     if (full) throw new ApprovalRefusedError(full);
-    return this.hold(record);
+    const holder = randomId();
+    if (!(await this.flows.hold(record.id, holder))) throw new ApprovalRefusedError('the approval expired at once');
+    return this.handle(record, holder);
   }
 
   /** The page a link names, checked: known flow and page, intact seal, not answered, not expired. */
@@ -110,8 +122,8 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
     if (!flowId || !nonce || !seal || !ID_PATTERN.test(flowId) || !ID_PATTERN.test(nonce)) {
       return { ok: false, status: 400, reason: 'This link is not a valid approval link.' };
     }
-    const flow = this.flows.get(flowId);
-    const page = flow?.pages.get(nonce);
+    const flow = await this.flows.get(flowId);
+    const page = flow?.pages[nonce];
     if (!flow || !page) return { ok: false, status: 410, reason: 'This approval link has expired or does not exist.' };
     try {
       await this.options.codec.open(seal, binding(flow, page));
@@ -121,51 +133,51 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
     if (page.answered || flow.completed) {
       return { ok: false, status: 410, reason: 'This question was already answered; the link works once.' };
     }
-    return { ok: true, flow, page };
+    return { ok: true, flow, page, check: this.checks.get(nonce)?.check };
   }
 
-  /** Records a page's checked answer: once, and only while the flow lives. */
-  recordAnswer(flow: ApprovalFlowRecord, page: PageEntry, kept: unknown): boolean {
-    if (page.answered || flow.completed || flow.expiresAt <= this.now()) return false;
-    page.answered = true;
-    flow.answers.set(page.key, { fingerprint: page.fingerprint, answer: kept });
-    return true;
+  /** Records a page's checked answer: once, and only while the flow lives (the store decides). */
+  async recordAnswer(flow: ApprovalFlowRecord, page: StoredPage, kept: unknown): Promise<boolean> {
+    if (flow.expiresAt <= this.now()) return false;
+    const recorded = await this.flows.recordAnswer(flow.id, page.nonce, kept);
+    if (recorded) this.checks.delete(page.nonce);
+    return recorded;
   }
 
-  private hold(record: ApprovalFlowRecord): ApprovalFlowHandle {
-    const holder = { id: this.nextHolder++, until: record.expiresAt };
-    record.holder = holder;
-    const mine = () => record.holder?.id === holder.id;
+  /** A call's view of its flow: the snapshot read when it was held, kept current by this call's own writes. */
+  private handle(record: ApprovalFlowRecord, holder: string): ApprovalFlowHandle {
+    const store = this.flows;
     return {
       id: record.id,
       answer: (key, fingerprint) => {
-        const a = record.answers.get(key);
+        const a = record.answers[key];
         return a && a.fingerprint === fingerprint ? a.answer : undefined;
       },
-      once: (key) => record.onces.get(key),
+      once: (key) => record.onces[key],
       recordOnce: async (key, value) => {
-        record.onces.set(key, value === undefined ? {} : { value: JSON.parse(JSON.stringify(value)) });
+        const outcome = value === undefined ? {} : { value: JSON.parse(JSON.stringify(value)) as unknown };
+        record.onces[key] = outcome;
+        await store.recordOnce(record.id, key, outcome);
       },
       ask: async (question) => this.putUp(record, question),
-      complete: async (result) => {
-        if (!mine()) return;
-        record.completed = { result };
-        record.holder = undefined;
-      },
-      release: async () => {
-        if (mine()) record.holder = undefined;
-      },
+      complete: (result) => store.complete(record.id, holder, result),
+      release: () => store.release(record.id, holder),
     };
   }
 
-  private putUp(record: ApprovalFlowRecord, question: PageQuestion): ApprovalNeeded {
+  private async putUp(record: ApprovalFlowRecord, question: PageQuestion): Promise<ApprovalNeeded> {
     const base = this.options.baseUrl;
     if (!base) throw new ApprovalRefusedError('the approval pages have no address yet (set asks.approvalBaseUrl)');
-    if (record.pages.size >= DEFAULT_APPROVAL_LIMITS.maxPagesPerFlow) {
+    const page: StoredPage = {
+      nonce: randomId(),
+      key: question.key,
+      fingerprint: question.fingerprint,
+      request: question.request,
+    };
+    if (!(await this.flows.addPage(record.id, page, this.limits.maxPagesPerFlow))) {
       throw new ApprovalRefusedError('this approval flow asked too many questions');
     }
-    const page: PageEntry = { ...question, nonce: randomId() };
-    record.pages.set(page.nonce, page);
+    this.rememberCheck(page.nonce, question.check, record.expiresAt);
     const seal = this.options.codec.seal({ k: page.key }, binding(record, page));
     const message = (question.request.params as { message?: unknown }).message;
     return new ApprovalNeeded(
@@ -175,6 +187,12 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
       typeof message === 'string' ? message : '',
     );
   }
+
+  private rememberCheck(nonce: string, check: PageQuestion['check'], expiresAt: number): void {
+    const now = this.now();
+    for (const [n, c] of this.checks) if (c.expiresAt <= now) this.checks.delete(n);
+    this.checks.set(nonce, { check, expiresAt });
+  }
 }
 
 /** A flow that cannot start or show a page (a cap, no address): the call gets a clear error. */
@@ -182,7 +200,7 @@ export class ApprovalRefusedError extends Error {
   override readonly name = 'ApprovalRefusedError';
 }
 
-function binding(flow: ApprovalFlowRecord, page: PageEntry): StateBinding {
+function binding(flow: ApprovalFlowRecord, page: StoredPage): StateBinding {
   return {
     method: 'approval/page',
     target: flow.tool,

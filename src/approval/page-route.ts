@@ -4,11 +4,23 @@
  * not a form, or does not pass the question's own check (shown again with the reason).
  */
 import type { PageRequest, PageResponse } from '../context/approval-pages';
-import type { PageDesk } from './approval-flows';
+import type { PageQuestion } from '../context/ask-fallback';
+import type { ApprovalFlowRecord, StoredPage } from './approval-flows';
 import { readForm } from './page-form';
 import { answeredPage, questionPage, refusalPage, type FormSchema, type RenderedPage } from './page-html';
 
 type Headers = PageRequest['headers'];
+
+/** What a page link opens to, or why it does not. `check` is known only where the question was asked. */
+export type OpenedPage =
+  | { ok: true; flow: ApprovalFlowRecord; page: StoredPage; check?: PageQuestion['check'] }
+  | { ok: false; status: 400 | 404 | 410; reason: string };
+
+/** What the page route uses of the desk. */
+export interface PageDesk {
+  openPage(token: string): Promise<OpenedPage>;
+  recordAnswer(flow: ApprovalFlowRecord, page: StoredPage, kept: unknown): Promise<boolean>;
+}
 
 /** A form answer is a few hundred bytes: anything near this is not one. */
 export const MAX_PAGE_BODY_BYTES = 16 * 1024;
@@ -45,7 +57,7 @@ async function respond(
   }
   const opened = await desk.openPage(req.token);
   if (!opened.ok) return refuse(opened.status, opened.reason);
-  const { flow, page } = opened;
+  const { flow, page, check } = opened;
   const request = page.request.params as { message?: unknown; requestedSchema?: FormSchema };
   const view = {
     tool: flow.tool,
@@ -58,12 +70,14 @@ async function respond(
   if (!body.ok) return refuse(body.status === 413 ? 413 : 400, 'The form could not be read (too large or malformed).');
   const form = readForm(body.text, view.schema);
   if (!form.ok) return questionPage({ ...view, values: form.values, error: form.reason }, 400);
-  const checked = page.check(form.answer);
+  // On another instance of a fleet the question's own check is not at hand: the form's schema was
+  // checked here, and the continuing call decodes the answer again (a failing one gets a new page).
+  const checked = check ? check(form.answer) : { ok: true as const, kept: form.answer };
   if (!checked.ok) {
     const values = form.answer.action === 'accept' ? stringValues(form.answer.content) : {};
     return questionPage({ ...view, values, error: `Please correct the form: ${checked.reason}` }, 422);
   }
-  if (!desk.recordAnswer(flow, page, checked.kept)) {
+  if (!(await desk.recordAnswer(flow, page, checked.kept))) {
     return refuse(410, 'This question was already answered; the link works once.');
   }
   return answeredPage(form.answer.action === 'accept');

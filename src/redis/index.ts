@@ -5,6 +5,7 @@
 export { connectRedis, RedisConnection, REDIS_DEFAULTS, type RedisConnectOptions } from './connection';
 export { RedisUnavailableError } from './errors';
 export { RedisFlowStore } from './redis-flow-store';
+export { RedisApprovalStore } from './redis-approval-store';
 export { RedisSingleUseStore } from './redis-single-use-store';
 export { RedisTaskStore } from './redis-task-store';
 export { RedisLeaseCounter } from './redis-lease-counter';

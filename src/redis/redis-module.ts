@@ -11,6 +11,7 @@ import type { ConfigModule } from '../config/modules';
 import { validateOptions } from '../config/validate-options';
 import type { NotificationBus } from '../server/fleet/notification-bus';
 import { SHARED_STORES, type SharedStores } from '../server/fleet/shared-stores';
+import { RedisApprovalStore } from './redis-approval-store';
 import { connectRedis, REDIS_DEFAULTS, type RedisConnection } from './connection';
 import { RedisEventStore } from './redis-event-store';
 import { RedisFlowStore } from './redis-flow-store';
@@ -70,6 +71,7 @@ export function redisStores(options: Readonly<RedisModuleOptions>): SharedStores
     leases: deferred(whenConnected((c) => new RedisLeaseCounter(c))),
     tokenBuckets: deferred(whenConnected((c) => new RedisTokenBucket(c))),
     taskStore: deferred(whenConnected((c) => new RedisTaskStore(c))),
+    approvalStore: deferred(whenConnected((c) => new RedisApprovalStore(c))),
     ready: async () => {
       await connection;
     },

@@ -33,3 +33,11 @@ export {
 } from './request-state-codec';
 export type { StoredTask, TaskStore } from './task-store';
 export { MemoryTaskStore } from './memory-task-store';
+export type {
+  ApprovalFlowLimits,
+  ApprovalFlowRecord,
+  ApprovalStore,
+  NewApprovalFlow,
+  StoredPage,
+} from './approval-store';
+export { DEFAULT_APPROVAL_LIMITS } from './approval-store';

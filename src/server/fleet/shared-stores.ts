@@ -6,9 +6,10 @@
  * left out stays per process; the app uses what is given: exactly-once records, single-use
  * tokens, the legacy event store (handed to the HTTP transport), the notification bus, and the
  * lease counter that makes the listen-stream and legacy-session quotas count across the fleet, and
- * the token buckets of the rate limiter.
+ * the token buckets of the rate limiter, and the approval-page flows.
  */
 import type { InjectionToken } from 'tsyringe';
+import type { ApprovalStore } from '../../state/approval-store';
 import type { EventStore } from '../../state/event-store';
 import type { FlowStore } from '../../state/flow-store';
 import type { LeaseCounter } from '../../state/lease-counter';
@@ -28,6 +29,8 @@ export interface SharedStores {
   readonly tokenBuckets?: TokenBucketStore;
   /** Tasks (SEP-2663), so any instance can poll, answer or cancel a task another one created. */
   readonly taskStore?: TaskStore;
+  /** Approval-page flows, so a page served by one instance and the call continuing on another meet. */
+  readonly approvalStore?: ApprovalStore;
   /** Resolves once the stores answer; rejects saying why not (serveHttp waits for it before listening). */
   ready(): Promise<void>;
   /** Whether the stores are connected right now (the readiness route says not-ready otherwise). Cheap, synchronous. */
