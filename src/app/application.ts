@@ -33,6 +33,7 @@ import { SHARED_STORES, TOKEN_BUCKETS, type SharedStores } from '../server/fleet
 import { RESOURCE_SERVER } from '../server/core/resource-server';
 import type { Context } from '../context/context';
 import { validateOptions } from '../config/validate-options';
+import { onCodeGenerationRefused } from '../schema/code-generation';
 import { ApplicationOptions, identityOf } from './application-options';
 import { registerModules } from './app-modules';
 import { assertConstructible } from './injectable-check';
@@ -63,6 +64,8 @@ export class McpApplication {
   private readonly stateCodec: RequestStateCodec;
   private readonly shared?: SharedStores;
   private readonly busRelay?: BusRelay;
+  /** Unsubscribes this app's logger from the note that code generation was refused (schema/code-generation.ts). */
+  private readonly stopValidationNotes: () => void;
   /** The requestState options the codec was built from (ContextServerModule's, or a RequestStateModule's). */
   private readonly requestState: Readonly<RequestStateOptions>;
 
@@ -103,6 +106,7 @@ export class McpApplication {
       baseUrl: server.asks.approvalBaseUrl,
       log: (message, detail) => logger.warn(message, detail),
     });
+    this.stopValidationNotes = onCodeGenerationRefused((note) => logger.warn(note));
     this.server = new ContextServer(
       {
         info: this.info,
@@ -152,6 +156,7 @@ export class McpApplication {
    */
   async close(): Promise<void> {
     await this.server.tasks.handBack().catch(() => undefined);
+    this.stopValidationNotes();
     await this.busRelay?.stop().catch(() => undefined);
     await this.shared?.close();
   }

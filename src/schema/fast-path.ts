@@ -11,6 +11,7 @@ import { TransformationType } from 'class-transformer';
 import type { JsonSchemaObject } from './json-schema-types';
 import { compileJsonSchema } from './json-schema-validator';
 import { readDtoProperties, type DtoProperty } from './dto-properties';
+import { codeGenerationRefusal } from './code-generation';
 
 /** Rules whose JSON Schema form accepts nothing class-validator refuses. (Not minLength: validator.js
  * does not count variation selectors, so Ajv would accept strings class-validator finds too short.) */
@@ -36,6 +37,8 @@ export function fastAcceptFor(dto: Function, schema: JsonSchemaObject): FastAcce
   const properties = readDtoProperties(dto);
   if (properties.length === 0 || !properties.every((p) => exact(dto, p))) return undefined;
   const check = compileJsonSchema(schema);
+  // Without code generation the schema is interpreted, which is no faster than class-validator: no fast path.
+  if (codeGenerationRefusal() !== undefined) return undefined;
   return (input) => check(input).ok;
 }
 
