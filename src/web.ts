@@ -37,18 +37,18 @@ export { McpApplication, type ApplicationOptions, type FunctionHandler } from '.
 export type { Provider, ProviderObject } from './app/providers';
 export { httpOptionsFromEnv, readDeploymentEnv, type DeploymentEnv } from './transports/http/deployment-env';
 export { defineModule, type ConfigModule } from './config/modules';
-export { ContextServerModule, SERVER_OPTIONS } from './server/server-module';
+export { ContextServerModule, SERVER_OPTIONS } from './server/core/server-module';
 export {
   ContextServerOptions,
   type ContextServerInit,
   type Authenticate,
   type AuthRequest,
-} from './server/server-options';
+} from './server/core/server-options';
 export { RequestStateModule, REQUEST_STATE_OPTIONS } from './state/request-state-module';
 export { RequestStateOptions } from './state/request-state-options';
-export type { ServerLogger, PinoLikeLogger } from './server/server-logger';
+export type { ServerLogger, PinoLikeLogger } from './server/core/server-logger';
 export type { TelemetryOptions } from './telemetry/telemetry-options';
-export type { ReplayLintMode } from './server/replay-lint';
+export type { ReplayLintMode } from './server/replay/replay-lint';
 export type { CacheHintOptions } from './config/cache-hint-options';
 export type { RequestStateKeyInput, SingleUseStore } from './state';
 
@@ -59,7 +59,7 @@ export type { Principal } from './context/principal';
 export { StateBag } from './context/state-bag';
 export { InputRequired, InputRequests, type InputRequiredInit } from './context/input-required-result';
 export type { Ask, AskDecoding, AskKind as InputKind } from './context/asks';
-export { PRINCIPAL } from './server/invoker';
+export { PRINCIPAL } from './server/core/invoker';
 
 // Guards, interceptors and filters
 export { isInputRequired } from './server/pipeline/signals';
@@ -74,7 +74,7 @@ export {
   type TimingEntry,
   type TimingSink,
 } from './guards';
-export { TOKEN_BUCKETS } from './server/shared-stores';
+export { TOKEN_BUCKETS } from './server/fleet/shared-stores';
 export { MemoryTokenBucket } from './state/memory-token-bucket';
 export type { TokenBucketStore, TokenBucketRule, TokenBucketResult } from './state/token-bucket';
 export type {
@@ -89,7 +89,7 @@ export type {
   HandlerKind,
 } from './server/pipeline/types';
 export { StoreUnavailableError } from './state/store-unavailable';
-export { SHARED_STORES, type SharedStores } from './server/shared-stores';
+export { SHARED_STORES, type SharedStores } from './server/fleet/shared-stores';
 
 // OAuth protected resource (issue 17)
 export { OAuthResourceModule, OAUTH_RESOURCE_OPTIONS, type OAuthResourceInit } from './auth/oauth-module';
@@ -104,8 +104,8 @@ export {
   type BearerChallenge,
   type TokenOutcome,
   type TokenRefusal,
-} from './server/resource-server';
-export type { NotificationBus, NotificationBusEvent, NotificationBusListener } from './server/notification-bus';
+} from './server/core/resource-server';
+export type { NotificationBus, NotificationBusEvent, NotificationBusListener } from './server/fleet/notification-bus';
 export type { ListKind, RegistryEvent } from './registry/registry';
 export { MemoryFlowStore } from './state/memory-flow-store';
 export type { FlowStore, FlowClaim, OnceRecord } from './state/flow-store';
@@ -184,8 +184,8 @@ export type {
 
 // Custom transports: the narrow endpoint serveHttp, serveStdio and the adapters use (app.endpoint)
 export type { EndpointHost, ServerEndpoint, EndpointSettings, Reply, ListenStream } from './server/server-endpoint';
-export type { RequestIO } from './server/request-io';
-export type { LegacySession } from './server/legacy-session';
-export type { RequestScope } from './server/request-scope';
+export type { RequestIO } from './server/request/request-io';
+export type { LegacySession } from './server/legacy/legacy-session';
+export type { RequestScope } from './server/request/request-scope';
 export type { ClientRequester } from './context/legacy-port';
 export type { HeaderParam, HeaderParamType } from './protocol/mcp-header';

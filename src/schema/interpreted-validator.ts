@@ -18,7 +18,8 @@ export function interpretJsonSchema(
   schema: JsonSchemaObject,
   dialect: '2020-12' | 'draft-07',
 ): (input: unknown) => JsonSchemaValidation {
-  const validator = new Validator(schema as never, dialect === '2020-12' ? '2020-12' : '7', false);
+  // A copy: the validator marks the schema objects it walks, and ours are frozen.
+  const validator = new Validator(structuredClone(schema) as never, dialect === '2020-12' ? '2020-12' : '7', false);
   return (input) => {
     const result = validator.validate(input);
     if (result.valid) return { ok: true };
