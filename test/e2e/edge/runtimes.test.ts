@@ -15,7 +15,7 @@ const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 
 const RUNTIMES: Record<string, string[]> = {
   workerd: [bin('workerd'), 'serve', 'test/edge/workerd.capnp', '--socket-addr', 'http=127.0.0.1:0', '--control-fd=1'],
-  deno: [bin('deno'), 'run', '--allow-net=127.0.0.1', '--allow-read', '--allow-env', 'test/edge/serve-deno.js'],
+  deno: [bin('deno'), 'run', '--allow-net=127.0.0.1', 'test/edge/serve-deno.js'],
   bun: [bin('bun'), 'test/edge/serve-bun.js'],
 };
 
@@ -31,7 +31,8 @@ describe.each(Object.keys(RUNTIMES))('the fetch handler under %s', (runtime) => 
 
   beforeAll(async () => {
     const [command, ...args] = RUNTIMES[runtime]!;
-    child = spawn(command!, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const env = { ...process.env, NO_COLOR: '1' };
+    child = spawn(command!, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
     child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     const port = await new Promise<number>((resolve, reject) => {
       const lines = createInterface({ input: child.stdout! });

@@ -123,3 +123,12 @@ describe('KeyRing: key material (A7)', () => {
     expect(printed).toContain(ring.fingerprint);
   });
 });
+
+test('an ephemeral key the runtime refuses to draw names requestStateKey (a Workers global scope)', () => {
+  const refuse = () => {
+    throw new Error('Disallowed operation called within global scope');
+  };
+  expect(() => KeyRing.fromOption(undefined, refuse)).toThrow(
+    /OMC_INVALID_OPTIONS.*no requestStateKey is set.*Disallowed operation called within global scope.*Set requestStateKey/s,
+  );
+});
