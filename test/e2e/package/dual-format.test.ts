@@ -42,6 +42,6 @@ test('the ES modules import each other (the ESM graph does not load dist/cjs)', 
     "import 'reflect-metadata'; import { McpApplication } from 'onemodelcontext'; " +
     "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); " +
     "const ours = Object.keys(require.cache).filter((f) => !f.includes('node_modules') && f.includes('/dist/cjs/')); " +
-    "console.log(JSON.stringify({ cjsLoaded: ours.length, type: typeof McpApplication }))";
+    'console.log(JSON.stringify({ cjsLoaded: ours.length, type: typeof McpApplication }))';
   expect(JSON.parse(node(['--input-type=module', '-e', script]))).toEqual({ cjsLoaded: 0, type: 'function' });
 });
