@@ -37,7 +37,7 @@ import { onCodeGenerationRefused } from '../schema/code-generation';
 import { ApplicationOptions, identityOf } from './application-options';
 import { registerModules } from './app-modules';
 import { assertConstructible } from './injectable-check';
-import { constructedClasses, registerProvider } from './providers';
+import { assertListedOnce, constructedClasses, registerProvider } from './providers';
 import { keepDispatcher } from './dispatcher-of';
 import { Pipelines } from '../server/pipeline/pipelines';
 import { pipelineRefsOf, type PipelineRefs } from '../metadata/pipeline';
@@ -79,6 +79,7 @@ export class McpApplication {
     this.requestState = requestState;
     this.info = identityOf(options);
 
+    assertListedOnce(options.providers);
     for (const p of options.providers) {
       registerProvider(this.container, p);
       if (typeof p === 'function') this.discover(p);

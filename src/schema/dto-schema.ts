@@ -148,16 +148,28 @@ function annotate(body: MutableSchema, property: PropertyFacts): MutableSchema {
   return schema;
 }
 
-/** A class with fields but no decorated property would validate nothing and describe nothing. */
+/**
+ * A class with fields but no decorated property would validate nothing and describe nothing. Fields
+ * leave a trace when initialised or under `useDefineForClassFields` (TypeScript's default for ES2022
+ * targets), even as `undefined`. A class with no field at all takes no arguments.
+ */
 function rejectUndescribedFields(dto: Function, facts: readonly PropertyFacts[]): void {
   if (facts.length) return;
-  const fields = [...readInitialiserDefaults(dto).keys()];
+  const fields = declaredFields(dto);
   if (!fields.length) return;
   throw new FrameworkError(
     'OMC_SCHEMA_UNSUPPORTED',
     `${dto.name}.${fields[0]}: ${dto.name} has fields but no decorated property; ` +
       'add class-validator decorators (e.g. @IsString()) or @Field() to each property',
   );
+}
+
+function declaredFields(dto: Function): string[] {
+  try {
+    return Object.keys(new (dto as new () => object)());
+  } catch {
+    return [...readInitialiserDefaults(dto).keys()];
+  }
 }
 
 function compact(object: object): MutableSchema {
