@@ -24,7 +24,8 @@ export async function assertOnRegistry(name: string, version: string, npm = NPM)
 function lookup(npm: string, args: string[]): Promise<string> {
   return new Promise((resolve) => {
     let text = '';
-    const child = spawn(npm, ['view', ...args], { stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    const shell = process.platform === 'win32';
+    const child = spawn(npm, ['view', ...args], { stdio: ['ignore', 'pipe', 'pipe'], shell });
     const timer = setTimeout(() => (child.kill(), resolve('')), LOOKUP_TIMEOUT_MS);
     child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (text += c.toString('utf8')));

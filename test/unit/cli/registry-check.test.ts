@@ -26,7 +26,8 @@ test('E404 from npm view: a CliError naming --from and npm pack', async () => {
 });
 
 test('published, offline or a missing npm: create goes on', async () => {
-  await expect(assertOnRegistry('onemodelcontext', '0.1.0', fakeNpm('npmok', 'echo \'"0.1.0"\''))).resolves.toBeUndefined();
+  const published = fakeNpm('npmok', 'echo \'"0.1.0"\'');
+  await expect(assertOnRegistry('onemodelcontext', '0.1.0', published)).resolves.toBeUndefined();
   await expect(
     assertOnRegistry('onemodelcontext', '0.1.0', fakeNpm('npmoff', 'echo "npm error code ENOTFOUND" >&2; exit 1')),
   ).resolves.toBeUndefined();
