@@ -14,6 +14,7 @@ module.exports = {
     '^onemodelcontext$': '<rootDir>/src/index.ts',
     '^onemodelcontext/(express|fastify|fetch)$': '<rootDir>/src/adapters/$1.ts',
     '^onemodelcontext/redis$': '<rootDir>/src/redis/index.ts',
+    '^onemodelcontext/web$': '<rootDir>/src/web.ts',
   },
   testTimeout: 30000,
 };

@@ -1,10 +1,12 @@
-// Builds the package: CommonJS + declarations with tsc, then thin ESM entries that re-export the
-// CommonJS build (one module instance, so decorator metadata and tsyringe tokens are shared).
-// Entries: the main one, and one subpath per framework adapter (`onemodelcontext/express`, …) so
-// the main entry's types import neither express nor fastify; and `onemodelcontext/redis` (the shared stores).
+// Builds the package: CommonJS + declarations with tsc into dist/cjs, and a true ESM build of the
+// same sources into dist/esm (scripts/esm-build.mjs; its types are the CommonJS declarations).
+// Entries: the main one, one subpath per framework adapter (`onemodelcontext/express`, …) so the
+// main entry's types import neither express nor fastify, `onemodelcontext/redis` (the shared stores)
+// and `onemodelcontext/web` (web-standard runtimes: no node:http, fs, path or child_process).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { buildEsm } from './esm-build.mjs';
 
 const require = createRequire(import.meta.url);
 rmSync('dist', { recursive: true, force: true });
@@ -12,20 +14,16 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'ts
 lazyColdLayers('dist/cjs/index.js');
 
 const ENTRIES = [
-  { esm: 'index', cjs: 'index' },
-  { esm: 'express', cjs: 'adapters/express' },
-  { esm: 'fastify', cjs: 'adapters/fastify' },
-  { esm: 'fetch', cjs: 'adapters/fetch' },
-  { esm: 'redis', cjs: 'redis/index' },
+  { name: 'index', file: 'index' },
+  { name: 'express', file: 'adapters/express' },
+  { name: 'fastify', file: 'adapters/fastify' },
+  { name: 'fetch', file: 'adapters/fetch' },
+  { name: 'redis', file: 'redis/index' },
+  { name: 'web', file: 'web' },
 ];
+const esmFiles = buildEsm(require.resolve('typescript/bin/tsc'));
 mkdirSync('dist/esm', { recursive: true });
-let count = 0;
-for (const { esm, cjs } of ENTRIES) {
-  const names = Object.keys(require(`../dist/cjs/${cjs}.js`)).filter((n) => n !== '__esModule' && n !== 'default');
-  count += names.length;
-  writeFileSync(`dist/esm/${esm}.mjs`, `import cjs from '../cjs/${cjs}.js';\nexport const { ${names.join(', ')} } = cjs;\nexport default cjs;\n`);
-  writeFileSync(`dist/esm/${esm}.d.mts`, `export * from '../cjs/${cjs}.js';\n`);
-}
+for (const { name, file } of ENTRIES) writeFileSync(`dist/esm/${name}.d.mts`, `export * from '../cjs/${file}.js';\n`);
 /**
  * The root index also re-exports the client, the test kit, the OAuth resource layer, the built-in guards,
  * both transports and the fetch adapter; a server needs one transport and none of the rest. In the CommonJS index their `require`s become
@@ -49,4 +47,4 @@ function lazyColdLayers(file) {
   writeFileSync(file, lines.join('\n'));
 }
 
-console.log(`built dist/cjs and dist/esm (${ENTRIES.length} entries, ${count} exports)`);
+console.log(`built dist/cjs and dist/esm (${ENTRIES.length} entries, ${esmFiles} ES modules)`);

@@ -34,10 +34,11 @@ import { RESOURCE_SERVER } from '../server/core/resource-server';
 import type { Context } from '../context/context';
 import { validateOptions } from '../config/validate-options';
 import type { ConfigModule } from '../config/modules';
+import { onCodeGenerationRefused } from '../schema/code-generation';
 import { ApplicationOptions, identityOf } from './application-options';
 import { registerModules } from './app-modules';
 import { assertConstructible } from './injectable-check';
-import { constructedClasses, registerProvider } from './providers';
+import { assertListedOnce, constructedClasses, registerProvider } from './providers';
 import { keepDispatcher } from './dispatcher-of';
 import { FleetChanges, type ChangeHandler } from './fleet-changes';
 import { Pipelines } from '../server/pipeline/pipelines';
@@ -67,6 +68,8 @@ export class McpApplication {
   private readonly shared?: SharedStores;
   private readonly busRelay?: BusRelay;
   private readonly changes = new FleetChanges();
+  /** Unsubscribes this app's logger from the note that code generation was refused (schema/code-generation.ts). */
+  private readonly stopValidationNotes: () => void;
   /** The requestState options the codec was built from (ContextServerModule's, or a RequestStateModule's). */
   private readonly requestState: Readonly<RequestStateOptions>;
   private readonly modules: readonly ConfigModule[];
@@ -84,6 +87,7 @@ export class McpApplication {
     this.requestState = requestState;
     this.info = identityOf(options);
 
+    assertListedOnce(options.providers);
     for (const p of options.providers) {
       registerProvider(this.container, p);
       if (typeof p === 'function') this.discover(p);
@@ -112,6 +116,7 @@ export class McpApplication {
       store: shared?.approvalStore,
       log: (message, detail) => logger.warn(message, detail),
     });
+    this.stopValidationNotes = onCodeGenerationRefused((note) => logger.warn(note));
     this.server = new ContextServer(
       {
         info: this.info,
@@ -182,6 +187,7 @@ export class McpApplication {
   async close(): Promise<void> {
     await this.server.tasks.handBack().catch(() => undefined);
     for (const close of this.closers.splice(0).reverse()) await close().catch(() => undefined);
+    this.stopValidationNotes();
     await this.busRelay?.stop().catch(() => undefined);
     await this.shared?.close();
   }

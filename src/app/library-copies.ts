@@ -5,7 +5,6 @@
  * split their metadata the same way). They are peer dependencies for that reason; this check names
  * the problem when an install still ends up with two copies loaded.
  */
-import { sep } from 'node:path';
 import { FrameworkError } from '../errors/framework-error';
 
 export const SHARED_LIBRARIES: readonly string[] = Object.freeze([
@@ -18,11 +17,12 @@ export const SHARED_LIBRARIES: readonly string[] = Object.freeze([
 
 /** The package folder of every loaded copy of `library`, read from loaded module file names. */
 export function loadedCopies(library: string, files: Iterable<string>): string[] {
-  const marker = `${sep}node_modules${sep}${library}${sep}`;
+  // Either separator, without node:path (onemodelcontext/web loads this); the names have no regex characters.
+  const marker = new RegExp(`^(.*[\\\\/]node_modules[\\\\/]${library})[\\\\/]`);
   const roots = new Set<string>();
   for (const file of files) {
-    const at = file.lastIndexOf(marker);
-    if (at >= 0) roots.add(file.slice(0, at + marker.length - 1));
+    const m = marker.exec(file);
+    if (m?.[1]) roots.add(m[1]);
   }
   return [...roots].sort();
 }

@@ -1,5 +1,6 @@
 /** The explicit provider list of an application (DESIGN D7): classes, or tsyringe-style provider objects. */
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
+import { FrameworkError } from '../errors/framework-error';
 
 export type ProviderObject =
   | { provide: InjectionToken; useValue: unknown }
@@ -17,4 +18,19 @@ export function registerProvider(container: DependencyContainer, p: Provider): v
 /** The classes the container will construct: provider classes and `useClass` targets. */
 export function constructedClasses(providers: readonly Provider[]): Function[] {
   return providers.flatMap((p) => (typeof p === 'function' ? [p] : 'useClass' in p ? [p.useClass] : []));
+}
+
+/** A class listed twice would declare its tools twice; say that, not "declared by T.ping and by T.ping". */
+export function assertListedOnce(providers: readonly Provider[]): void {
+  const seen = new Set<Function>();
+  for (const p of providers) {
+    if (typeof p !== 'function') continue;
+    if (seen.has(p)) {
+      throw new FrameworkError(
+        'OMC_DUPLICATE_NAME',
+        `${p.name || 'a class'} is listed twice in providers; list each class once.`,
+      );
+    }
+    seen.add(p);
+  }
 }

@@ -9,6 +9,7 @@ import { CliError, type Output } from './output';
 import { ownPackage, templatesDir, type OwnPackage } from './package-root';
 import { renderFile } from './render';
 import { NPM, runStep } from './run-step';
+import { assertOnRegistry } from './registry-check';
 
 export type CreateRequest = Omit<CreateCommand, 'command'>;
 
@@ -38,6 +39,7 @@ export async function createProject(
     throw new CliError(`Invalid package name "${packageName}": ${problem}. Pass --name <package> to choose one.`);
   assertUsableFolder(dir, request.force);
   const from = request.from === undefined ? undefined : checkFrom(request.from);
+  if (!from && request.install) await assertOnRegistry('onemodelcontext', pkg.version);
 
   out.info(`Creating ${packageName} in ${dir} (${request.transport})`);
   mkdirSync(join(dir, 'src'), { recursive: true });

@@ -13,6 +13,8 @@ export interface BuildResult {
 
 export interface RunningServer {
   stop(): Promise<void>;
+  /** Ends it at once (a second Ctrl+C while stop() waits). */
+  kill?(): void;
 }
 
 export interface DevEffects {
@@ -40,6 +42,11 @@ export class DevLoop {
     }
     this.building = this.cycle().finally(() => (this.building = undefined));
     return this.building;
+  }
+
+  /** Kills the running server without waiting for it to drain. */
+  kill(): void {
+    this.server?.kill?.();
   }
 
   async stop(): Promise<void> {

@@ -1,16 +1,14 @@
 /**
- * `onemodelcontext dev`: the real effects for DevLoop (tsc, node, fs.watch). Its own lines go to stderr: stdout may
- * carry MCP.
+ * `onemodelcontext dev`: the real effects for DevLoop (tsc, node, a chokidar watcher). Its own lines go to stderr:
+ * stdout may carry MCP.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, watch } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DevCommand } from './args';
 import { DevLoop, type BuildResult, type RunningServer } from './dev-loop';
 import { CliError, type Output } from './output';
-
-/** Waits after the last file event before rebuilding (editors write a file in several steps). */
-const SETTLE_MS = 150;
+import { watchSources } from './source-watcher';
 const LISTENING = /listening on (\S+)/i;
 
 export function localTsc(projectDir: string): string {
@@ -64,7 +62,16 @@ function start(request: DevCommand, projectDir: string, report: (line: string) =
       stopping = true;
       clearTimeout(announce);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      // A server drains on SIGTERM (in-flight calls finish): say so when that takes a moment.
+      const slow = setTimeout(
+        () => report(`waiting for the server (pid ${child.pid}) to finish its requests and exit; Ctrl+C again kills it`),
+        2_000,
+      );
       await exited;
+      clearTimeout(slow);
+    },
+    kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
 }
@@ -80,21 +87,21 @@ export async function runDev(request: DevCommand, projectDir: string, out: Outpu
     report,
   });
 
-  let timer: NodeJS.Timeout | undefined;
-  const watcher = watch(src, { recursive: true }, () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => void loop.changed(), SETTLE_MS);
-  });
+  const watcher = watchSources(src, () => void loop.changed());
+  await watcher.ready;
   report(`watching ${src}; Ctrl+C stops`);
   await loop.changed();
 
   return new Promise((resolve) => {
+    let stopping = false;
     const shutdown = () => {
-      watcher.close();
-      clearTimeout(timer);
+      if (stopping) return loop.kill(); // the second Ctrl+C does not wait for the drain
+      stopping = true;
+      report('stopping…');
+      void watcher.close();
       void loop.stop().then(() => resolve(0));
     };
-    process.once('SIGINT', shutdown);
-    process.once('SIGTERM', shutdown);
+    process.on('SIGINT', shutdown);
+    process.on('SIGTERM', shutdown);
   });
 }

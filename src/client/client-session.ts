@@ -70,6 +70,8 @@ export class ClientSession {
    * session surfaces as the server's 404.
    */
   renewSession?: () => Promise<void>;
+  /** Server requests being answered by a handler, by id: notifications/cancelled aborts the handler's signal. */
+  private readonly answering = new Map<RequestId, AbortController>();
 
   constructor(
     readonly transport: ClientTransport,
@@ -272,11 +274,15 @@ export class ClientSession {
   }
 
   private async answerServerRequest(m: JsonRpcRequest, related?: RequestId): Promise<JsonRpcResponse> {
+    // Aborted when the session closes or the server cancels the request (it withdrew the question).
+    const cancel = new AbortController();
+    this.answering.set(m.id, cancel);
     try {
       const result = await answerInput(this.inputFor(related), m.method, m.params ?? {}, {
         era: this.era,
-        // A handler answering an ask (a form on screen) hears when the session it came on is gone.
-        signal: AbortSignal.any([this.closing.signal, this.sessionAlive.signal]),
+        // A handler answering an ask (a form on screen) hears when the session it came on is gone, or the
+        // server cancels the question.
+        signal: AbortSignal.any([this.closing.signal, this.sessionAlive.signal, cancel.signal]),
       });
       if (m.method !== 'ping') this.legacyAsks++;
       return success(m.id, result);
@@ -284,11 +290,18 @@ export class ClientSession {
       if (e instanceof MissingInputHandlerError) return failure(m.id, ErrorCode.MethodNotFound, e.message);
       if (e instanceof ProtocolError) return failure(m.id, e.code, e.message, e.data);
       return failure(m.id, ErrorCode.InternalError, e instanceof Error ? e.message : String(e));
+    } finally {
+      this.answering.delete(m.id);
     }
   }
 
   private notification(n: JsonRpcNotification, onLog = this.options.onLog): void {
     const params = n.params ?? {};
+    if (n.method === 'notifications/cancelled') {
+      const why = typeof params.reason === 'string' ? params.reason : 'The server cancelled its request.';
+      this.answering.get(params.requestId as RequestId)?.abort(new Error(why));
+      return;
+    }
     if (n.method === 'notifications/progress') {
       const cb = this.progress.get(params.progressToken as string);
       if (cb && typeof params.progress === 'number') {

@@ -149,10 +149,14 @@ function annotate(body: MutableSchema, property: PropertyFacts): MutableSchema {
   return schema;
 }
 
-/** A class with fields but no decorated property would validate nothing and describe nothing. */
+/**
+ * A class with fields but no decorated property would validate nothing and describe nothing. Fields
+ * leave a trace when initialised or under `useDefineForClassFields` (TypeScript's default for ES2022
+ * targets), even as `undefined`. A class with no field at all takes no arguments.
+ */
 function rejectUndescribedFields(dto: Function, facts: readonly PropertyFacts[]): void {
   if (facts.length) return;
-  const fields = [...readInitialiserDefaults(dto).keys()];
+  const fields = declaredFields(dto);
   if (!fields.length) return;
   throw new FrameworkError(
     'OMC_SCHEMA_UNSUPPORTED',
@@ -161,8 +165,17 @@ function rejectUndescribedFields(dto: Function, facts: readonly PropertyFacts[])
   );
 }
 
-function compact(object: Record<string, unknown>): MutableSchema {
+function declaredFields(dto: Function): string[] {
+  try {
+    return Object.keys(new (dto as new () => object)());
+  } catch {
+    return [...readInitialiserDefaults(dto).keys()];
+  }
+}
+
+function compact(object: object): MutableSchema {
+  const source = object as Record<string, unknown>;
   const kept: MutableSchema = {};
-  for (const key in object) if (object[key] !== undefined) kept[key] = object[key];
+  for (const key in source) if (source[key] !== undefined) kept[key] = source[key];
   return kept;
 }

@@ -24,6 +24,9 @@ export function createDtoValidator<T extends object>(dto: new () => T): (input: 
   indexedMetadataStorage(); // validateSync's per-object lookup, without a scan of every registered class
   const schema = dtoToJsonSchema(dto);
   const checksShape = hasStructuredProperties(schema);
+  // No property (a class with no field): class-validator refuses an instance it knows nothing of, so
+  // the closed empty schema is checked here.
+  const noProperties = Object.keys((schema.properties as object | undefined) ?? {}).length === 0;
   // Decided and compiled on first use: start-up with hundreds of tools pays for none of them.
   let fastAccept: FastAccept | undefined | null = null;
   const validate = (input: unknown): DtoValidation<T> => {
@@ -31,6 +34,12 @@ export function createDtoValidator<T extends object>(dto: new () => T): (input: 
     if (hostile.length) return { ok: false, errors: capped(hostile) };
     if (typeof input !== 'object' || input === null || Array.isArray(input))
       return { ok: false, errors: ['input must be an object'] };
+    if (noProperties) {
+      const extra = Object.keys(input);
+      return extra.length
+        ? { ok: false, errors: capped(extra.map((k) => `property ${k} should not exist`)) }
+        : { ok: true, value: new dto() };
+    }
     if (fastAccept === null) fastAccept = fastAcceptFor(dto, schema);
     if (fastAccept?.(input as Record<string, unknown>)) {
       const instance = Object.assign(new dto(), input);

@@ -13,6 +13,7 @@ import type { JsonSchemaObject } from './json-schema-types';
 import { compileJsonSchema } from './json-schema-validator';
 import { flatSchemaCheck } from './flat-schema-check';
 import { readDtoProperties, type DtoProperty } from './dto-properties';
+import { codeGenerationRefusal } from './code-generation';
 
 /** Rules whose JSON Schema form accepts nothing class-validator refuses. (Not minLength: validator.js
  * does not count variation selectors, so Ajv would accept strings class-validator finds too short.) */
@@ -41,6 +42,8 @@ export function fastAcceptFor(dto: Function, schema: JsonSchemaObject): FastAcce
   const direct = flatSchemaCheck(schema);
   if (direct) return direct;
   const check = compileJsonSchema(schema);
+  // Without code generation the schema is interpreted, which is no faster than class-validator: no fast path.
+  if (codeGenerationRefusal() !== undefined) return undefined;
   return (input) => check(input).ok;
 }
 

@@ -5,15 +5,19 @@ import type addFormats from 'ajv-formats';
 import { FrameworkError } from '../errors/framework-error';
 import type { JsonSchemaObject } from './json-schema-types';
 import { capped } from './validation-messages';
+import { codeGenerationRefusal, isCodeGenerationRefusal, recordCodeGenerationRefusal } from './code-generation';
+import { interpretJsonSchema } from './interpreted-validator';
+import { readablePath, type JsonSchemaValidation } from './json-schema-paths';
 
-export type JsonSchemaValidation = { ok: true } | { ok: false; errors: string[] };
+export type { JsonSchemaValidation } from './json-schema-paths';
 
 /**
  * One Ajv per dialect for the process: compiling is the expensive part, so validators are cached by
  * schema identity. `loadSchema` stays unset so a remote `$ref` is never fetched; `addUsedSchema: false`
- * so two schemas that happen to share an `$id` do not collide in the shared instance.
+ * so two schemas that happen to share an `$id` do not collide in the shared instance; no logger, so a
+ * runtime that refuses code generation does not get the generated source printed (we log the reason).
  */
-const AJV_OPTIONS = { strict: false, allErrors: true, addUsedSchema: false } as const;
+const AJV_OPTIONS = { strict: false, allErrors: true, addUsedSchema: false, logger: false } as const;
 let ajv2020: Ajv2020 | undefined;
 let ajv07: AjvDraft07 | undefined;
 
@@ -43,7 +47,7 @@ export function schemaDialect(schema: JsonSchemaObject): '2020-12' | 'draft-07' 
 /*
  * Ajv (~90 modules, and its constructor compiles the meta-schemas) is required on the first compile,
  * not at start-up: a server whose tools take no input, or whose first call has not come yet, never
- * loads it. Plain requires: the ESM entry re-exports this CommonJS build, so `require` is always there.
+ * loads it. Plain requires: the ESM build turns them into a require made on first use (esm-build.mjs).
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 function ajvFor(schema: JsonSchemaObject): Ajv2020 | AjvDraft07 {
@@ -68,11 +72,20 @@ const compiled = new WeakMap<object, (input: unknown) => JsonSchemaValidation>()
 export function compileJsonSchema(schema: JsonSchemaObject): (input: unknown) => JsonSchemaValidation {
   const cached = compiled.get(schema);
   if (cached) return cached;
-  const ajv = ajvFor(schema);
+  const interpreted = () => {
+    const check = interpretJsonSchema(schema, schemaDialect(schema));
+    compiled.set(schema, check);
+    return check;
+  };
+  if (codeGenerationRefusal() !== undefined) return interpreted();
   let validate: ValidateFunction;
   try {
-    validate = ajv.compile(schema as object);
+    validate = ajvFor(schema).compile(schema as object);
   } catch (error) {
+    if (isCodeGenerationRefusal(error)) {
+      recordCodeGenerationRefusal(error);
+      return interpreted();
+    }
     throw new FrameworkError(
       'OMC_SCHEMA_UNSUPPORTED',
       `the JSON Schema cannot be compiled: ${(error as Error).message}; fix the schema or describe the input with a DTO`,
@@ -93,13 +106,4 @@ function describeAjvError(error: ErrorObject): string {
     return `property ${path ? `${path}.${extra}` : extra} should not exist`;
   }
   return `${path || 'input'} ${error.message ?? 'is invalid'}`;
-}
-
-function readablePath(pointer: string): string {
-  let path = '';
-  for (const raw of pointer.split('/').slice(1)) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    path += /^\d+$/.test(segment) ? `[${segment}]` : path ? `.${segment}` : segment;
-  }
-  return path;
 }

@@ -201,8 +201,15 @@ function inferFromTypes(
       `say what the items are${unknown}: e.g. @IsString({ each: true }), @Field({ type: () => String }), or @Field({ schema })`,
     );
   }
+  // No design:type at all: the class was defined before reflect-metadata was loaded (or without
+  // emitDecoratorMetadata), so TypeScript's type annotations left nothing to read.
+  const noDesignType =
+    property.designType === undefined
+      ? `; no design:type was recorded for it: import 'reflect-metadata' first (the first line of your entry file, ` +
+        `before any module that defines a decorated class) and keep "emitDecoratorMetadata": true in tsconfig`
+      : '';
   fail(
-    `its type cannot be told${unknown}: add a type decorator such as @IsString(), or @Field({ type }) / @Field({ schema })`,
+    `its type cannot be told${unknown}: add a type decorator such as @IsString(), or @Field({ type }) / @Field({ schema })${noDesignType}`,
   );
 }
 

@@ -60,10 +60,15 @@ function decodeKeyText(text: string, label: string): Buffer {
   if (text.startsWith('base64url:')) return decodeBase64Any(text.slice(10), label);
   if (text.startsWith('base64:')) return decodeBase64Any(text.slice(7), label);
   // Autodetect: an even run of hex digits long enough for 32 bytes is read as hex.
-  if (/^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0 && text.length >= MIN_KEY_BYTES * 2) {
+  const hexDigits = /^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0;
+  if (hexDigits && text.length >= MIN_KEY_BYTES * 2) return decodeHex(text, label);
+  try {
+    return decodeBase64Any(text, label);
+  } catch (error) {
+    // Even hex too short for 32 bytes (e.g. 31 bytes): name the real problem, not the encoding.
+    if (!hexDigits) throw error;
     return decodeHex(text, label);
   }
-  return decodeBase64Any(text, label);
 }
 
 function decodeHex(text: string, label: string): Buffer {

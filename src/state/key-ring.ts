@@ -54,7 +54,7 @@ export class KeyRing {
   /** From the `requestStateKey` option; undefined means an ephemeral random key. */
   static fromOption(option: unknown, random: (n: number) => Buffer = randomBytes): KeyRing {
     const ephemeral = option === undefined;
-    const rawKeys = ephemeral ? [random(MIN_KEY_BYTES)] : parseKeyRingInput(option);
+    const rawKeys = ephemeral ? [ephemeralKey(random)] : parseKeyRingInput(option);
     const derived = rawKeys.map(deriveStateKey);
     for (let i = 0; i < derived.length; i++) {
       for (let j = 0; j < i; j++) {
@@ -91,5 +91,20 @@ export class KeyRing {
 
   [inspect.custom](): string {
     return `KeyRing { fingerprint: '${this.fingerprint}', size: ${this.keys.length}, ephemeral: ${this.ephemeral} }`;
+  }
+}
+
+/** A per-process key; where random bytes are refused here (a Workers global scope) the error says what to do. */
+function ephemeralKey(random: (n: number) => Buffer): Buffer {
+  try {
+    return random(MIN_KEY_BYTES);
+  } catch (error) {
+    throw new FrameworkError(
+      'OMC_INVALID_OPTIONS',
+      `no requestStateKey is set, and this runtime refused the random bytes of an ephemeral key here ` +
+        `(${(error as Error).message}). Set requestStateKey (from a secret): on an edge runtime every isolate ` +
+        `would otherwise seal with its own key, and a round served by another one would be refused.`,
+      { cause: error },
+    );
   }
 }

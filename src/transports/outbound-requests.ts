@@ -16,6 +16,8 @@ import type { ClientRequester } from '../context/legacy-port';
 interface Pending {
   resolve(result: unknown): void;
   reject(error: unknown): void;
+  /** Stops waiting: the asker gets OMC_ASK_UNAVAILABLE, the client a notifications/cancelled. */
+  withdraw(reason: string): void;
 }
 
 export class OutboundRequests {
@@ -65,6 +67,7 @@ export class OutboundRequests {
       this.pending.set(id, {
         resolve: (v) => (cleanup(), resolve(v)),
         reject: (e) => (cleanup(), reject(e)),
+        withdraw: (why) => giveUp(why, new FrameworkError('OMC_ASK_UNAVAILABLE', why)),
       });
       try {
         send({ jsonrpc: '2.0', id, method, params });
@@ -87,6 +90,13 @@ export class OutboundRequests {
   /** Fails every pending request (the connection closed). */
   rejectAll(reason: unknown): void {
     for (const p of [...this.pending.values()]) p.reject(reason);
+  }
+
+  /** Withdraws every question still waiting (a shutdown), telling the client; returns how many there were. */
+  withdrawAll(reason: string): number {
+    const pending = [...this.pending.values()];
+    for (const p of pending) p.withdraw(reason);
+    return pending.length;
   }
 
   get size(): number {

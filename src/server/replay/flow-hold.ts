@@ -10,7 +10,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createRandomPool } from '../../state/random-pool';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ProtocolError } from '../../errors/protocol-error';
 import type { FlowStore, OnceRecord } from '../../state';
 import { StoreUnavailableError } from '../../state/store-unavailable';
@@ -31,9 +30,10 @@ export interface FlowHoldDeps {
 const random = createRandomPool();
 /**
  * Holders need only be unique (they tell attempts apart in the store, across instances): a random
- * prefix per process and a counter, no random bytes per attempt.
+ * prefix per process and a counter, no random bytes per attempt. The prefix is drawn on first use,
+ * not at import: edge runtimes (Workers) refuse random values in the global scope.
  */
-const HOLDER_PREFIX = randomBytes(9).toString('base64url');
+let holderPrefix: string | undefined;
 let holders = 0;
 
 const FIRST_POLL_MS = 2;
@@ -74,7 +74,8 @@ export class FlowHold implements OnceLedger {
   }
 
   private get holder(): string {
-    return (this.holderId ??= `${HOLDER_PREFIX}.${(++holders).toString(36)}`);
+    holderPrefix ??= randomBytes(9).toString('base64url');
+    return (this.holderId ??= `${holderPrefix}.${(++holders).toString(36)}`);
   }
 
   /** Holds the flow, waiting while another copy runs; returns the completion of a completed flow. */
@@ -122,7 +123,7 @@ export class FlowHold implements OnceLedger {
               'Another request of this flow is still running (waited flowBusyWaitMs); retry after it answers',
             );
           }
-          await sleep(delay);
+          await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
   }

@@ -11,11 +11,13 @@ import type { TaskStore } from '../../state/task-store';
 import { decodeTask, isTerminal, type TaskRecord } from './task-record';
 
 /** This process's runner ids: a random prefix and a counter (one per round run here). */
-const PREFIX = randomBytes(9).toString('base64url');
+/** Drawn on first use, not at import: edge runtimes (Workers) refuse random values in the global scope. */
+let prefix: string | undefined;
 let runs = 0;
 
 export function newRunnerId(): string {
-  return `${PREFIX}.${(++runs).toString(36)}`;
+  prefix ??= randomBytes(9).toString('base64url');
+  return `${prefix}.${(++runs).toString(36)}`;
 }
 
 /** The runner id a handed-back round is given: no live instance has it, so its lease is lapsed. */

@@ -56,6 +56,8 @@ async function formBody(body: BodySource, limit: number): ReturnType<PageRequest
   return text.length > limit ? { ok: false, status: 413, reason: 'too large' } : { ok: true, text };
 }
 
+const SHUTDOWN_WITHDRAWS = 'The server is shutting down: this question was withdrawn; call the tool again.';
+
 export class HttpEndpoint {
   readonly ctx: EndpointContext;
   private closing = false;
@@ -179,6 +181,16 @@ export class HttpEndpoint {
     this.closing = true;
     this.lastRequestAt = Date.now();
     for (const close of [...this.ctx.longLived]) close();
+    // A question nobody will answer now would hold its call until the deadline: withdraw it, and the
+    // handler's ask fails with this reason (the client sees the call end, and the form cancelled).
+    let withdrawn = 0;
+    for (const session of this.ctx.sessions.all()) withdrawn += session.outbound.withdrawAll(SHUTDOWN_WITHDRAWS);
+    if (this.ctx.inflight.size > 0) {
+      this.ctx.logger.warn(
+        `shutting down: waiting up to ${deadlineMs} ms for ${this.ctx.inflight.size} request(s) in flight` +
+          (withdrawn > 0 ? ` (${withdrawn} question(s) to clients withdrawn)` : ''),
+      );
+    }
     const clean = await this.ctx.inflight.drain(deadlineMs);
     if (!clean) this.ctx.inflight.abortAll('server shutting down');
     this.ctx.sessions.closeAll('server shutting down');

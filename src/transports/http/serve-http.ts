@@ -6,6 +6,7 @@
 import { APPROVAL_PATH_SEGMENT } from '../../context/approval-pages';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import { FrameworkError } from '../../errors/framework-error';
 import type { EndpointHost } from '../../server/server-endpoint';
 import { optionsError } from '../../config/validate-options';
 import { hostPolicy } from './host-guard';
@@ -78,9 +79,10 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, opts.host, opts.port));
+    server.once('error', failed);
     server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
@@ -154,4 +156,19 @@ async function quietFor(endpoint: HttpEndpoint, server: Server, quietMs: number,
     if (now >= quietAt || now >= giveUpAt || (await connections()) === 0) return;
     await new Promise((r) => setTimeout(r, Math.min(quietAt, giveUpAt) - now));
   }
+}
+
+/** A port in use or refused says which one and what to do, instead of Node's bare EADDRINUSE stack. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  const hint =
+    error.code === 'EADDRINUSE'
+      ? `${where} is already in use (another server, or an earlier run still going): stop it, or pick another port (the port option, or PORT)`
+      : error.code === 'EACCES'
+        ? `${where} needs privileges to bind: use a port above 1023`
+        : error.code === 'EADDRNOTAVAIL'
+          ? `${host} is not an address of this machine: use 127.0.0.1, or 0.0.0.0 with allowedHosts`
+          : undefined;
+  if (!hint) return error;
+  return new FrameworkError('OMC_TRANSPORT', `serveHttp cannot listen: ${hint}.`, { cause: error });
 }

@@ -53,14 +53,18 @@ export class SessionStore {
   private readonly perOwner = new Map<string, number>();
   /** What each session holds elsewhere (its fleet-wide quota slot), given back when it ends. */
   private readonly held = new Map<string, { release(): unknown }>();
-  private readonly sweeper: NodeJS.Timeout;
+  /** Started with the first session, not at construction: an edge runtime forbids timers at import. */
+  private sweeper?: ReturnType<typeof setInterval>;
 
   constructor(
     private readonly limits: SessionLimits,
     private readonly store: EventStore,
-  ) {
-    this.sweeper = setInterval(() => this.evictIdle(), Math.min(Math.max(limits.idleTimeoutMs / 4, 250), 60_000));
-    this.sweeper.unref?.();
+  ) {}
+
+  private startSweeping(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.evictIdle(), Math.min(Math.max(this.limits.idleTimeoutMs / 4, 250), 60_000));
+    (this.sweeper as { unref?: () => void }).unref?.();
   }
 
   get size(): number {
@@ -98,6 +102,7 @@ export class SessionStore {
     // randomUUID: 122 random bits from the CSPRNG, only [0-9a-f-] (within 0x21-0x7E).
     const id = this.limits.idPrefix === undefined ? randomUUID() : `${this.limits.idPrefix}.${randomUUID()}`;
     const session = new HttpSession(id, principalId, this.store, this.limits.maxPendingAsks);
+    this.startSweeping();
     this.sessions.set(session.id, session);
     if (held) this.held.set(session.id, held);
     this.perOwner.set(owner, (this.perOwner.get(owner) ?? 0) + 1);
@@ -199,6 +204,7 @@ export class SessionStore {
 
   closeAll(reason: string): void {
     clearInterval(this.sweeper);
+    this.sweeper = undefined;
     for (const id of [...this.sessions.keys()]) this.delete(id, reason);
   }
 

@@ -1,27 +1,47 @@
-/** The built package loads from both CommonJS and ESM, as one module instance with the same exports. */
+/**
+ * The built package loads from both CommonJS and ESM with the same exports; the ESM build is real ES
+ * modules (not a wrapper of dist/cjs), and `onemodelcontext/web` imports no Node built-in that an
+ * edge runtime lacks.
+ */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..');
+const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: root }).toString();
 
-test('require and import see the same exports (the package self-reference resolves dist/)', () => {
-  if (!existsSync(join(root, 'dist/cjs/index.js')))
-    throw new Error('dist/ is missing: run `npm run build` (npm test does).');
-  const script = (kind: 'cjs' | 'esm') =>
-    kind === 'cjs'
-      ? "require('reflect-metadata'); console.log(JSON.stringify(Object.keys(require('onemodelcontext')).sort()))"
-      : "import 'reflect-metadata'; import * as m from 'onemodelcontext'; import cjs from 'onemodelcontext'; " +
-        "const same = m.McpApplication === require('onemodelcontext').McpApplication; " +
-        "console.log(JSON.stringify([Object.keys(m).filter(k => k !== 'default').sort(), same, typeof cjs.Tool]))";
-  const cjs = JSON.parse(execFileSync(process.execPath, ['-e', script('cjs')], { cwd: root }).toString());
-  const esmWrapped = `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); ${script('esm')}`;
-  const [esm, sameInstance, toolType] = JSON.parse(
-    execFileSync(process.execPath, ['--input-type=module', '-e', esmWrapped], { cwd: root }).toString(),
+beforeAll(() => {
+  if (!existsSync(join(root, 'dist/esm/index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does).');
+});
+
+test.each([
+  ['onemodelcontext', 'index'],
+  ['onemodelcontext/web', 'web'],
+  ['onemodelcontext/fetch', 'adapters/fetch'],
+  ['onemodelcontext/redis', 'redis/index'],
+])('require and import of %s see the same exports (the self-reference resolves dist/)', (entry, file) => {
+  const cjs = JSON.parse(
+    node(['-e', `require('reflect-metadata'); console.log(JSON.stringify(Object.keys(require('${entry}')).sort()))`]),
+  );
+  const esm = JSON.parse(
+    node([
+      '--input-type=module',
+      '-e',
+      `import 'reflect-metadata'; import * as m from '${entry}'; console.log(JSON.stringify(Object.keys(m).sort()))`,
+    ]),
   );
   expect(esm).toEqual(cjs.filter((k: string) => k !== '__esModule'));
-  expect(sameInstance).toBe(true);
-  expect(toolType).toBe('function');
-  expect(existsSync(join(root, 'dist/cjs/index.d.ts'))).toBe(true);
-  expect(existsSync(join(root, 'dist/esm/index.d.mts'))).toBe(true);
+  const source = readFileSync(join(root, 'dist/esm', `${file}.js`), 'utf8');
+  expect(source).not.toMatch(/dist\/cjs|\.\.\/cjs\//);
+  expect(source).toMatch(/^export /m);
+  expect(existsSync(join(root, `dist/cjs/${file}.d.ts`))).toBe(true);
+});
+
+test('the ES modules import each other (the ESM graph does not load dist/cjs)', () => {
+  const script =
+    "import 'reflect-metadata'; import { McpApplication } from 'onemodelcontext'; " +
+    "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); " +
+    "const ours = Object.keys(require.cache).filter((f) => !f.includes('node_modules') && f.includes('/dist/cjs/')); " +
+    'console.log(JSON.stringify({ cjsLoaded: ours.length, type: typeof McpApplication }))';
+  expect(JSON.parse(node(['--input-type=module', '-e', script]))).toEqual({ cjsLoaded: 0, type: 'function' });
 });

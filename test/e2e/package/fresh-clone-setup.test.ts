@@ -27,7 +27,12 @@ test('npm test and npm start run the set-up first', () => {
     .scripts;
   expect(scripts.pretest).toBe('node scripts/setup.mjs --test');
   expect(scripts.prestart).toBe('node scripts/setup.mjs');
-  expect(scripts.prepack).toBe('npm run build');
+  // npm pack on a fresh clone installs first (it used to fail on a missing typescript/bin/tsc).
+  expect(scripts.prepack).toBe('node scripts/setup.mjs && node scripts/build.mjs');
+  // prepare runs in an installed tarball too, where scripts/ is not shipped: it must do nothing there.
+  const prepare = spawnSync('sh', ['-c', scripts.prepare!], { cwd: work, encoding: 'utf8' });
+  expect(prepare.status).toBe(0);
+  expect(prepare.stderr).toBe('');
 });
 
 test('from nothing it installs from the lockfile; then it is quiet; npm install leaves the tree clean', () => {

@@ -215,3 +215,45 @@ describe('a handler parameter that nothing supplies', () => {
     });
   });
 });
+
+describe('DTO and provider mistakes named at start-up', () => {
+  it('a DTO whose fields have no decorator fails naming the field (useDefineForClassFields leaves them as undefined)', () => {
+    class Undecorated {
+      name: string | undefined = undefined;
+    }
+    class Tools {
+      @Tool({ description: 'x', input: Undecorated })
+      run() {
+        return 'x';
+      }
+    }
+    expect(failure(startup([Tools])).message).toMatch(/Undecorated\.name: Undecorated has fields but no decorated property/);
+  });
+
+  it('a class with no field takes no arguments: {} is accepted, anything else refused', async () => {
+    class Nothing {}
+    class Tools {
+      @Tool({ description: 'x', input: Nothing })
+      run() {
+        return 'ran';
+      }
+    }
+    const app = McpApplication.create({ name: 'checks', version: '1.0.0', providers: [Tools] });
+    const client = await MemoryClient.connect(app, { era: 'modern' });
+    const call = (args: object) => client.request('tools/call', { name: 'run', arguments: args });
+    expect(await call({})).toMatchObject({ content: [{ type: 'text', text: 'ran' }] });
+    const refused = (await call({ extra: 1 })) as { isError?: boolean; content?: unknown };
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(/property extra should not exist/);
+  });
+
+  it('a class listed twice in providers says so', () => {
+    class Twice {
+      @Tool({ description: 'x' })
+      ping() {
+        return 'pong';
+      }
+    }
+    expect(failure(startup([Twice, Twice])).message).toMatch(/Twice is listed twice in providers; list each class once/);
+  });
+});

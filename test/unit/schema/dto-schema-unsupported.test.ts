@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   IsDate,
   IsInt,
+  IsOptional,
   IsString,
   Validate,
   ValidateNested,
@@ -94,4 +95,15 @@ describe('dtoToJsonSchema refuses what it cannot express', () => {
     }
     expect(dtoToJsonSchema(When).properties).toEqual({ at: { type: 'string', format: 'date-time' } });
   });
+});
+
+test('a property with no design:type (reflect-metadata loaded after the class) says to import it first', () => {
+  // What tsc emits when Reflect.metadata does not exist yet: the decorator, and no design:type.
+  class LateReflect {
+    name?: string;
+  }
+  IsOptional()(LateReflect.prototype, 'name');
+  expect(() => dtoToJsonSchema(LateReflect)).toThrow(
+    /LateReflect\.name: its type cannot be told.*no design:type was recorded for it: import 'reflect-metadata' first/,
+  );
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { FrameworkError } from '../../../src/errors/framework-error';
 import { createRequestStateCodec, KeyRing } from '../../../src/state';
@@ -122,4 +123,18 @@ describe('KeyRing: key material (A7)', () => {
     }
     expect(printed).toContain(ring.fingerprint);
   });
+});
+
+test('an ephemeral key the runtime refuses to draw names requestStateKey (a Workers global scope)', () => {
+  const refuse = () => {
+    throw new Error('Disallowed operation called within global scope');
+  };
+  expect(() => KeyRing.fromOption(undefined, refuse)).toThrow(
+    /OMC_INVALID_OPTIONS.*no requestStateKey is set.*Disallowed operation called within global scope.*Set requestStateKey/s,
+  );
+});
+
+test('a hex key one byte short says it is 31 bytes, not that it is neither hex nor base64', () => {
+  const short = randomBytes(31).toString('hex');
+  expect(() => KeyRing.fromOption(short)).toThrow(/requestStateKey is 31 bytes; at least 32 random bytes are required/);
 });

@@ -1,0 +1,34 @@
+/**
+ * The edge example's ESM build under Node: arguments are checked through the Ajv fast path (loaded
+ * by the ESM build's lazy require), and under --disallow-code-generation-from-strings the first
+ * compile is refused, the app logs why, and class-validator plus the interpreting validator take over.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..', '..');
+
+beforeAll(() => {
+  if (!existsSync(join(root, 'dist/esm/web.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does).');
+  execFileSync(process.execPath, ['scripts/build-edge.mjs'], { cwd: root, stdio: 'pipe' });
+}, 120_000);
+
+function call(name: unknown, flags: string[] = []) {
+  const run = spawnSync(process.execPath, [...flags, 'test/edge/call-node.mjs', JSON.stringify(name)], { cwd: root });
+  expect(run.status).toBe(0);
+  type Reply = { result: { content: Array<{ text: string }>; isError?: boolean } };
+  const reply = JSON.parse(run.stdout.toString()) as Reply;
+  return { result: reply.result, stderr: run.stderr.toString() };
+}
+
+test.each([[[]], [['--disallow-code-generation-from-strings']]])('valid and invalid arguments (node flags %j)', (flags) => {
+  const ok = call('Ada', flags);
+  expect(ok.result.content[0]!.text).toBe('Hello, Ada!');
+  const bad = call(42, flags);
+  expect(bad.result.isError).toBe(true);
+  expect(bad.result.content[0]!.text).toMatch(/name must be a string/);
+  const refused = /validation: this runtime forbids code generation \(EvalError: [^)]+\)/;
+  if (flags.length > 0) expect(ok.stderr).toMatch(refused);
+  else expect(ok.stderr).not.toMatch(refused);
+});
