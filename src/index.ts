@@ -114,7 +114,12 @@ export {
   type TokenOutcome,
   type TokenRefusal,
 } from './server/core/resource-server';
-export type { NotificationBus, NotificationBusEvent, NotificationBusListener } from './server/fleet/notification-bus';
+export type {
+  FleetChangeEvent,
+  NotificationBus,
+  NotificationBusEvent,
+  NotificationBusListener,
+} from './server/fleet/notification-bus';
 export type { ListKind, RegistryEvent } from './registry/registry';
 export { MemoryFlowStore } from './state/memory-flow-store';
 export type { FlowStore, FlowClaim, OnceRecord } from './state/flow-store';
