@@ -86,6 +86,8 @@ export function compileJsonSchema(schema: JsonSchemaObject): (input: unknown) =>
       recordCodeGenerationRefusal(error);
       return interpreted();
     }
+    // Our own refusal (an unsupported dialect) already says what to do.
+    if (error instanceof FrameworkError) throw error;
     throw new FrameworkError(
       'OMC_SCHEMA_UNSUPPORTED',
       `the JSON Schema cannot be compiled: ${(error as Error).message}; fix the schema or describe the input with a DTO`,

@@ -56,7 +56,7 @@ async function formBody(body: BodySource, limit: number): ReturnType<PageRequest
   return text.length > limit ? { ok: false, status: 413, reason: 'too large' } : { ok: true, text };
 }
 
-const SHUTDOWN_WITHDRAWS = 'The server is shutting down: this question was withdrawn; call the tool again.';
+const WITHDRAWN = 'The server is shutting down: this question was withdrawn; call the tool again.';
 
 export class HttpEndpoint {
   readonly ctx: EndpointContext;
@@ -177,14 +177,14 @@ export class HttpEndpoint {
    * deadline). The POSTs of sessions held here are still served meanwhile: an answer to a pending
    * ask, a cancel, the rest of a running call.
    */
-  async shutdown(deadlineMs: number): Promise<void> {
+  async shutdown(deadlineMs: number, withdrawAsks = false): Promise<void> {
     this.closing = true;
     this.lastRequestAt = Date.now();
     for (const close of [...this.ctx.longLived]) close();
-    // A question nobody will answer now would hold its call until the deadline: withdraw it, and the
-    // handler's ask fails with this reason (the client sees the call end, and the form cancelled).
+    // A developer's restart withdraws questions nobody will answer (the call ends with the reason); a
+    // fleet drain keeps them, since the answer comes through the proxy.
     let withdrawn = 0;
-    for (const session of this.ctx.sessions.all()) withdrawn += session.outbound.withdrawAll(SHUTDOWN_WITHDRAWS);
+    for (const s of withdrawAsks ? this.ctx.sessions.all() : []) withdrawn += s.outbound.withdrawAll(WITHDRAWN);
     if (this.ctx.inflight.size > 0) {
       this.ctx.logger.warn(
         `shutting down: waiting up to ${deadlineMs} ms for ${this.ctx.inflight.size} request(s) in flight` +

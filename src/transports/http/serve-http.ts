@@ -21,7 +21,12 @@ export interface HttpServerHandle {
   readonly port: number;
   readonly server: Server;
   /** Stop accepting, finish in-flight requests, end streams; sockets destroyed after the deadline (default 25 s). */
-  close(options?: { deadlineMs?: number }): Promise<void>;
+  /**
+   * Drains and closes. `withdrawAsks`: questions still waiting on a client are withdrawn at once (the
+   * call ends with the reason) instead of waiting for an answer until the deadline — for a developer's
+   * restart; a fleet drain leaves it off, so a legacy ask pending at SIGTERM completes when answered.
+   */
+  close(options?: { deadlineMs?: number; withdrawAsks?: boolean }): Promise<void>;
 }
 
 export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions> = {}): Promise<HttpServerHandle> {
@@ -96,8 +101,14 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
     url: `http://${hostForUrl}:${port}${opts.path}`,
     port,
     server,
-    close: ({ deadlineMs = 25_000 } = {}) =>
-      (closing ??= shutdown(server, endpoint, deadlineMs, Math.min(opts.drainQuietMs, opts.keepAliveTimeoutMs))),
+    close: ({ deadlineMs = 25_000, withdrawAsks = false } = {}) =>
+      (closing ??= shutdown(
+        server,
+        endpoint,
+        deadlineMs,
+        Math.min(opts.drainQuietMs, opts.keepAliveTimeoutMs),
+        withdrawAsks,
+      )),
   };
 }
 
@@ -124,11 +135,17 @@ function checkingInterval(headersTimeoutMs: number, requestTimeoutMs: number): n
  * 503 with `Connection: close`, which a proxy re-sends elsewhere. Idle connections are closed only
  * after `drainQuietMs` without a request: a proxy must not be sending on one the moment it closes.
  */
-async function shutdown(server: Server, endpoint: HttpEndpoint, deadlineMs: number, quietMs: number): Promise<void> {
+async function shutdown(
+  server: Server,
+  endpoint: HttpEndpoint,
+  deadlineMs: number,
+  quietMs: number,
+  withdrawAsks: boolean,
+): Promise<void> {
   const started = Date.now();
   const left = (): number => Math.max(0, deadlineMs - (Date.now() - started));
   let stopped = endpoint.holdsSessions ? undefined : stopAccepting(server);
-  await endpoint.shutdown(deadlineMs);
+  await endpoint.shutdown(deadlineMs, withdrawAsks);
   stopped ??= stopAccepting(server);
   await quietFor(endpoint, server, quietMs, left());
   server.closeIdleConnections();

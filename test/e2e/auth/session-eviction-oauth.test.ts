@@ -32,7 +32,8 @@ async function run(who: OidcClient): Promise<{ sessionId: string; token: string 
   const transport = new LegacyTransport(new URL(s.server.url), { authProvider: provider });
   await client.connect(transport);
   const me = JSON.parse(String(text(await client.callTool({ name: 'whoami', arguments: { text: 'x' } }))));
-  expect(me).toMatchObject({ id: who.client_id });
+  // Principal ids are namespaced by kind and issuer (issue 31): `sub:<subject>@<issuer>`.
+  expect(me.id).toMatch(new RegExp(`^sub:${who.client_id}@http://127\\.0\\.0\\.1:\\d+$`));
   const sessionId = transport.sessionId!;
   await client.close();
   return { sessionId, token: (await provider.tokens())!.access_token };

@@ -20,7 +20,7 @@ class Asker {
   }
 }
 
-test('close() withdraws a pending legacy ask; the call ends with the reason, the drain does not wait for the deadline', async () => {
+test('close({ withdrawAsks: true }) withdraws a pending legacy ask; the call ends with the reason, the drain does not wait for the deadline', async () => {
   const warnings: string[] = [];
   const logger = { warn: (m: string) => warnings.push(m), error: () => undefined, info: () => undefined };
   const app = McpApplication.create({
@@ -53,7 +53,7 @@ test('close() withdraws a pending legacy ask; the call ends with the reason, the
     );
     await questionArrived;
     // A deadline far beyond the test's timeout: only the withdrawal can make close() finish in time.
-    await server.close({ deadlineMs: 120_000 });
+    await server.close({ deadlineMs: 120_000, withdrawAsks: true });
     const outcome = await call;
     expect(outcome).toMatch(/shutting down: this question was withdrawn/);
     await cancelled;
