@@ -15,6 +15,7 @@ import {
 import { isLogLevel, Meta } from '../protocol/meta';
 import { checkEnvelope } from '../protocol/modern-envelope';
 import type { LegacySession } from './legacy/legacy-session';
+import { PendingAskBudget } from './legacy/pending-asks';
 import { callTool, getPrompt, readResource } from './methods/calls';
 import { complete } from './methods/completion';
 import { discover, initialize } from './methods/lifecycle';
@@ -84,6 +85,7 @@ export class ContextServer implements ServerEndpoint {
       resourceServer: deployment.resourceServer,
       approvalPages: deployment.approvalPages,
       maxPendingAsksPerSession: c.options.maxPendingAsksPerSession,
+      pendingAsks: new PendingAskBudget(c.options),
       ephemeralStateKey: deployment.ephemeralStateKey,
       processLocalFlowStore: deployment.processLocalFlowStore,
       stateKeyFingerprint: c.engine.sealer.fingerprint,
