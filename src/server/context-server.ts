@@ -58,6 +58,11 @@ export class ContextServer implements ServerEndpoint {
   private readonly shared: ReadonlyMap<string, Handler>;
   private readonly serverInfoMeta: JsonObject;
   private readonly listens: ListenQuota;
+  /**
+   * How a listen stream the server ends answers. A field, not a closure made in dispatchModern: that
+   * one would share dispatchModern's context, which holds the whole request, for the stream's life.
+   */
+  private readonly listenError = (req: JsonRpcRequest, e: unknown): Reply => this.errorReply(req, e);
   private readonly telemetry: ServerTelemetry;
   /** Methods only 2026-07-28 serves (discovery, the tasks extension). */
   private readonly modernOnly: ReadonlyMap<string, Handler>;
@@ -157,8 +162,7 @@ export class ContextServer implements ServerEndpoint {
     const envelope = checkEnvelope(req.params);
     if (envelope.kind === 'missing') return Promise.resolve(missingEnvelope(req, envelope.message));
     try {
-      const onError = (r: JsonRpcRequest, e: unknown) => this.errorReply(r, e);
-      return openListen(this.core, this.listens, this.telemetry, req, io, onError);
+      return openListen(this.core, this.listens, this.telemetry, req, io, this.listenError);
     } catch (e) {
       return Promise.resolve(this.errorReply(req, e));
     }

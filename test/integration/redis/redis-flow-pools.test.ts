@@ -79,7 +79,9 @@ test('under pressure the oldest completion records go; a retry of one is expired
 test('the ceiling in all: unfinished flows of many principals fill it, then every new flow is refused (server)', async () => {
   const { s } = await storeWith({ maxFlows: 4, maxFlowsPerPrincipal: 3 });
   const at = Date.now() + MINUTE;
-  for (const owner of ['p1', 'p2', 'p3', 'p4']) expect((await s.claim(`${owner}-f`, 'h', at, MINUTE, owner)).kind).toBe('claimed');
+  for (const owner of ['p1', 'p2', 'p3', 'p4']) {
+    expect((await s.claim(`${owner}-f`, 'h', at, MINUTE, owner)).kind).toBe('claimed');
+  }
   expect(await s.claim('p5-f', 'h', at, MINUTE, 'p5')).toEqual({ kind: 'full', scope: 'server' });
   // Nothing live was forgotten to make room.
   await s.release('p1-f', 'h');
@@ -92,7 +94,10 @@ test('bytes: a principal over its byte share loses its own oldest completion rec
   await twoRounds(s, 'ada-1', 'ada', t0, 'small');
   for (let i = 0; i < 10; i++) await twoRounds(s, `big-${i}`, 'mallory', t0 + 1 + i, 'x'.repeat(30_000));
   expect((await counted(conn)).b).toBeLessThan(100_000 + 2_000);
-  expect(await s.claim('ada-1', 'r', Date.now() + MINUTE, MINUTE, 'ada', t0)).toEqual({ kind: 'completed', result: 'small' });
+  expect(await s.claim('ada-1', 'r', Date.now() + MINUTE, MINUTE, 'ada', t0)).toEqual({
+    kind: 'completed',
+    result: 'small',
+  });
   expect(await s.claim('big-0', 'r', Date.now() + MINUTE, MINUTE, 'mallory', t0 + 1)).toEqual({ kind: 'expired' });
   expect(await s.claim('big-9', 'r', Date.now() + MINUTE, MINUTE, 'mallory', t0 + 10)).toMatchObject({
     kind: 'completed',

@@ -175,7 +175,12 @@ describe('pending asks in bytes (issue 31): per session, per principal', () => {
         server.url,
         {
           headers: { ...JSON_HEADERS, ...c.headers() },
-          body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'keep', arguments: { text } } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: { name: 'keep', arguments: { text } },
+          }),
         },
         (e) => {
           if (e.method === 'elicitation/create') asks.push(e);
