@@ -6,11 +6,12 @@
  *
  * Keys (ARGV[1] is the connection's key prefix; every script using this library passes it first):
  *   - `flows` hash: `n` records, `b` bytes, `h` the horizon, `e` its expiry, and per record
- *     `r:<id>` = "<bytes> <owner>" — the one place a record is counted;
+ *     `r:<id>` = "<bytes> <pool>" — the one place a record is counted;
  *   - `flows:expiry` zset (id → expiry) for letting expired records go, `flows:done` zset
  *     (id → completion time) for letting completed ones go oldest first;
- *   - `flowpool:<sha1(owner)>` hash: `n` unfinished, `c` completed, `b` bytes, `e`, `r:<id>`;
- *     and its `:done` zset.
+ *   - `flowpool:<pool>` hash (the pool's id is the SHA-1 of the owner, anonymous callers sharing
+ *     one, computed by the caller): `n` unfinished, `c` completed, `b` bytes, `e`, `r:<id>`; and its
+ *     `:done` zset.
  * Every key expires with the latest record it counts (so a pool's counters and its `r:` fields
  * vanish together, never one without the other); an index entry whose `r:` field is gone is stale
  * and skipped. The horizon is the latest start (`s`, the sealed state's flowStartedAt, recorded
@@ -34,22 +35,28 @@ local ENTRY = ${REDIS_FLOW_ENTRY_BYTES}
 
 local function num(v) return tonumber(v or '0') or 0 end
 local function flowKey(id) return PREFIX .. 'flow:' .. id end
-local function poolOf(owner) return PREFIX .. 'flowpool:' .. redis.sha1hex(owner) end
+local function poolOf(pool) return PREFIX .. 'flowpool:' .. pool end
 
 local function now()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- A group of bookkeeping keys lives as long as the latest record it counts.
+-- A group of bookkeeping keys lives as long as the latest record it counts (\`e\` of its hash).
 local function keepGroup(at, hash, ...)
-  local e = num(redis.call('HGET', hash, 'e'))
-  if at > e then redis.call('HSET', hash, 'e', at); e = at end
-  redis.call('PEXPIREAT', hash, e)
-  for _, zset in ipairs({...}) do redis.call('PEXPIREAT', zset, e) end
+  if at <= num(redis.call('HGET', hash, 'e')) then return end
+  redis.call('HSET', hash, 'e', at)
+  redis.call('PEXPIREAT', hash, at)
+  for _, zset in ipairs({...}) do redis.call('PEXPIREAT', zset, at) end
 end
 
--- A counted record: its bytes and owner (nil when not counted).
+-- Adds to an index; one (re)created by this gets its group's expiry.
+local function index(zset, hash, score, id)
+  redis.call('ZADD', zset, score, id)
+  if redis.call('PTTL', zset) == -1 then redis.call('PEXPIREAT', zset, num(redis.call('HGET', hash, 'e'))) end
+end
+
+-- A counted record: its bytes and its pool's id (nil when not counted).
 local function record(id)
   local v = redis.call('HGET', G, 'r:' .. id)
   if not v then return nil end
@@ -59,10 +66,10 @@ end
 
 -- Stops counting a record; \`dropped\`: let go under pressure (deleted, the horizon moves past it).
 local function forget(id, dropped)
-  local bytes, owner = record(id)
+  local bytes, pool = record(id)
+  if not bytes then return end
   redis.call('ZREM', X, id)
   redis.call('ZREM', D, id)
-  if not bytes then return end
   if dropped then
     local fk = flowKey(id)
     local s = redis.call('HGET', fk, 's')
@@ -72,7 +79,7 @@ local function forget(id, dropped)
   redis.call('HDEL', G, 'r:' .. id)
   redis.call('HINCRBY', G, 'n', -1)
   redis.call('HINCRBY', G, 'b', -bytes)
-  local P = poolOf(owner)
+  local P = poolOf(pool)
   local PD = P .. ':done'
   if redis.call('HDEL', P, 'r:' .. id) == 1 then
     local field = 'n'
@@ -98,46 +105,54 @@ local function dropOldest(zset)
       forget(first[1], true)
       return true
     end
-    redis.call('ZREM', zset, first[1])
+    redis.call('ZREM', zset, first[1]) -- stale: counted no more
   end
 end
 
--- Adds \`delta\` bytes to a counted record; returns its owner (nil when not counted).
+-- Adds \`delta\` bytes to a counted record; returns its pool (nil when not counted).
 local function charge(id, delta)
-  local bytes, owner = record(id)
+  local bytes, pool = record(id)
   if not bytes then return nil end
-  redis.call('HSET', G, 'r:' .. id, (bytes + delta) .. ' ' .. owner)
+  redis.call('HSET', G, 'r:' .. id, (bytes + delta) .. ' ' .. pool)
   redis.call('HINCRBY', G, 'b', delta)
-  local P = poolOf(owner)
+  local P = poolOf(pool)
   if redis.call('HEXISTS', P, 'r:' .. id) == 1 then redis.call('HINCRBY', P, 'b', delta) end
-  return owner
+  return pool
 end
 
--- Room for one more flow of \`owner\`, letting completed records go first; else whose share is used.
-local function admit(owner, t, maxFlows, maxPer, maxBytes, maxBytesPer)
-  local P = poolOf(owner)
-  local PD = P .. ':done'
+-- Room for one more flow of \`pool\`, letting completed records go first; else whose share is used.
+-- Unfinished count and bytes of a pool hash, or records and bytes of the whole store.
+local function usage(hash)
+  local v = redis.call('HMGET', hash, 'n', 'b')
+  return num(v[1]), num(v[2])
+end
+
+local function admit(pool, t, maxFlows, maxPer, maxBytes, maxBytesPer)
+  local P = poolOf(pool)
   prune(t, 100)
-  if num(redis.call('HGET', P, 'n')) >= maxPer then
+  local live, bytes = usage(P)
+  if live >= maxPer then
     prune(t, 1000)
-    if num(redis.call('HGET', P, 'n')) >= maxPer then return 'principal' end
+    live, bytes = usage(P)
+    if live >= maxPer then return 'principal' end
   end
-  while num(redis.call('HGET', P, 'b')) + ENTRY > maxBytesPer and dropOldest(PD) do end
-  if num(redis.call('HGET', P, 'b')) + ENTRY > maxBytesPer then return 'principal' end
-  if num(redis.call('HGET', G, 'n')) >= maxFlows then prune(t, 1000) end
-  while num(redis.call('HGET', G, 'n')) >= maxFlows and dropOldest(D) do end
-  while num(redis.call('HGET', G, 'b')) + ENTRY > maxBytes and dropOldest(D) do end
-  if num(redis.call('HGET', G, 'n')) >= maxFlows or num(redis.call('HGET', G, 'b')) + ENTRY > maxBytes then
-    return 'server'
+  while bytes + ENTRY > maxBytesPer and dropOldest(P .. ':done') do live, bytes = usage(P) end
+  if bytes + ENTRY > maxBytesPer then return 'principal' end
+  local n, b = usage(G)
+  if n >= maxFlows then
+    prune(t, 1000)
+    n, b = usage(G)
   end
+  while (n >= maxFlows or b + ENTRY > maxBytes) and dropOldest(D) do n, b = usage(G) end
+  if n >= maxFlows or b + ENTRY > maxBytes then return 'server' end
   return nil
 end
 
--- Counts a new (unfinished) record of \`owner\`.
-local function track(id, owner)
+-- Counts a new (unfinished) record of \`pool\`.
+local function track(id, pool)
   local bytes = ENTRY + #id
-  local P = poolOf(owner)
-  redis.call('HSET', G, 'r:' .. id, bytes .. ' ' .. owner)
+  local P = poolOf(pool)
+  redis.call('HSET', G, 'r:' .. id, bytes .. ' ' .. pool)
   redis.call('HINCRBY', G, 'n', 1)
   redis.call('HINCRBY', G, 'b', bytes)
   redis.call('HSET', P, 'r:' .. id, 1)
@@ -146,35 +161,42 @@ local function track(id, owner)
 end
 
 -- A counted record completed at \`t\`: it moves from its pool's unfinished to its completed.
-local function completed(id, owner, t)
-  local P = poolOf(owner)
+local function completed(id, pool, t)
+  local P = poolOf(pool)
   if redis.call('HEXISTS', P, 'r:' .. id) == 1 then
     redis.call('HINCRBY', P, 'n', -1)
     redis.call('HINCRBY', P, 'c', 1)
-    redis.call('ZADD', P .. ':done', t, id)
+    index(P .. ':done', P, t, id)
   end
-  redis.call('ZADD', D, t, id)
+  index(D, G, t, id)
 end
 
 -- After a record grew: completed records go (oldest first) until the shares fit again.
-local function trim(owner, maxBytes, maxBytesPer)
-  local P = poolOf(owner)
+local function trim(pool, maxBytes, maxBytesPer)
+  local P = poolOf(pool)
   while num(redis.call('HGET', P, 'b')) > maxBytesPer and dropOldest(P .. ':done') do end
   while num(redis.call('HGET', G, 'b')) > maxBytes and dropOldest(D) do end
 end
 
 -- Moves a record's expiry forward (never back): its hash, its index entry, its groups.
+-- The bookkeeping counts a record until the end of its expiry's 10-second step, not to the ms: a
+-- little longer than the record lives (conservative), and one write per step instead of per round.
+local STEP = 10000
+local function stepOf(at) return math.ceil(at / STEP) * STEP end
+
 local function extend(k, id, at)
   at = tonumber(at)
   local cur = num(redis.call('HGET', k, 'e'))
-  if at > cur then
-    redis.call('HSET', k, 'e', at)
-    redis.call('PEXPIREAT', k, at)
-  end
-  local _, owner = record(id)
-  if not owner then return end
-  if at > cur then redis.call('ZADD', X, at, id) end
-  keepGroup(at, G, X, D)
-  keepGroup(at, poolOf(owner), poolOf(owner) .. ':done')
+  if at <= cur then return end
+  redis.call('HSET', k, 'e', at)
+  redis.call('PEXPIREAT', k, at)
+  local step = stepOf(at)
+  if step <= stepOf(cur) then return end
+  local _, pool = record(id)
+  if not pool then return end
+  local P = poolOf(pool)
+  keepGroup(step, G, X, D)
+  keepGroup(step, P, P .. ':done')
+  index(X, G, step, id)
 end
 `;
