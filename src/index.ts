@@ -313,6 +313,8 @@ export type {
 export type { EndpointHost, ServerEndpoint, EndpointSettings, Reply, ListenStream } from './server/server-endpoint';
 export type { RequestIO } from './server/request/request-io';
 export type { LegacySession } from './server/legacy/legacy-session';
+export { PendingAskBudget } from './server/legacy/pending-asks';
+export type { PendingAskLimits, SessionAsks } from './server/legacy/pending-asks';
 export type { RequestScope } from './server/request/request-scope';
 export type { ClientRequester } from './context/legacy-port';
 export type { HeaderParam, HeaderParamType } from './protocol/mcp-header';

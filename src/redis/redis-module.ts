@@ -11,6 +11,7 @@ import type { ConfigModule } from '../config/modules';
 import { validateOptions } from '../config/validate-options';
 import type { NotificationBus } from '../server/fleet/notification-bus';
 import { SHARED_STORES, type SharedStores } from '../server/fleet/shared-stores';
+import { DEFAULT_FLOW_STORE_LIMITS } from '../state/memory-flow-store';
 import { RedisApprovalStore } from './redis-approval-store';
 import { connectRedis, REDIS_DEFAULTS, type RedisConnection } from './connection';
 import { RedisEventStore } from './redis-event-store';
@@ -31,6 +32,15 @@ export class RedisModuleOptions {
   @IsInt() @Min(10) maxReconnectDelayMs = REDIS_DEFAULTS.maxReconnectDelayMs;
   /** Legacy resumability: events kept per SSE stream. */
   @IsOptional() @IsInt() @Min(1) maxEventsPerStream?: number;
+  /**
+   * The flow store's shares, fleet-wide (every instance on this Redis and prefix counts against the
+   * same ones; the server's options of the same names bound the in-memory store): records in all,
+   * unfinished flows of one principal, bytes in all and of one principal.
+   */
+  @IsInt() @Min(1) maxTrackedFlows = DEFAULT_FLOW_STORE_LIMITS.maxFlows;
+  @IsInt() @Min(1) maxTrackedFlowsPerPrincipal = DEFAULT_FLOW_STORE_LIMITS.maxFlowsPerPrincipal;
+  @IsInt() @Min(65_536) maxFlowStoreBytes = DEFAULT_FLOW_STORE_LIMITS.maxBytes;
+  @IsInt() @Min(65_536) maxFlowStoreBytesPerPrincipal = DEFAULT_FLOW_STORE_LIMITS.maxBytesPerPrincipal;
 }
 
 export const REDIS_OPTIONS: InjectionToken<RedisModuleOptions> = Symbol.for('onemodelcontext:redis-options');
@@ -62,7 +72,17 @@ export function redisStores(options: Readonly<RedisModuleOptions>): SharedStores
   let connected: RedisConnection | undefined;
   connection.then((c) => (connected = c)).catch(() => undefined);
   return Object.freeze({
-    flowStore: deferred(whenConnected((c) => new RedisFlowStore(c))),
+    flowStore: deferred(
+      whenConnected(
+        (c) =>
+          new RedisFlowStore(c, {
+            maxFlows: options.maxTrackedFlows,
+            maxFlowsPerPrincipal: options.maxTrackedFlowsPerPrincipal,
+            maxBytes: options.maxFlowStoreBytes,
+            maxBytesPerPrincipal: options.maxFlowStoreBytesPerPrincipal,
+          }),
+      ),
+    ),
     singleUseStore: deferred(whenConnected((c) => new RedisSingleUseStore(c))),
     eventStore: deferred(
       whenConnected((c) => new RedisEventStore(c, { maxEventsPerStream: options.maxEventsPerStream })),

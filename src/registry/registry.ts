@@ -17,6 +17,9 @@ export type ListKind = 'tools' | 'prompts' | 'resources';
 export type RegistryEvent = { type: 'listChanged'; list: ListKind } | { type: 'resourceUpdated'; uri: string };
 export type RegistryListener = (event: RegistryEvent) => void;
 
+/** What `watchResource` answers when nothing watches the URI: releasing it does nothing. */
+export const NO_RELEASE = (): void => undefined;
+
 export class Registry {
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly prompts = new Map<string, PromptDefinition>();
@@ -126,7 +129,9 @@ export class Registry {
   watchResource(uri: string): () => void {
     const def = this.resource(uri) ?? this.matchTemplate(uri)?.def;
     const release = def?.watch?.(uri);
-    let released = !release;
+    // Nothing watches it (most resources): one shared release, not a closure per subscribed URI.
+    if (!release) return NO_RELEASE;
+    let released = false;
     return () => {
       if (released) return;
       released = true;

@@ -15,6 +15,7 @@ import {
 import { isLogLevel, Meta } from '../protocol/meta';
 import { checkEnvelope } from '../protocol/modern-envelope';
 import type { LegacySession } from './legacy/legacy-session';
+import { PendingAskBudget } from './legacy/pending-asks';
 import { callTool, getPrompt, readResource } from './methods/calls';
 import { complete } from './methods/completion';
 import { discover, initialize } from './methods/lifecycle';
@@ -45,8 +46,11 @@ import { TaskService } from './tasks/task-service';
 /** A handler answers with a promise, or at once when it could (a synchronous tool). */
 type Handler = (req: JsonRpcRequest, scope: RequestScope, io: RequestIO) => Produced | Promise<Produced>;
 
-/** The methods `handleLegacy` answers in its own switch (keep the two together). */
-const LEGACY_ONLY_METHODS = ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'];
+/** A method only legacy sessions have: it answers with the session at hand. */
+type LegacyHandler = (req: JsonRpcRequest, session: LegacySession, io: RequestIO) => Reply | Promise<Reply>;
+
+/** The one 2026 method that answers with a stream, not a reply (`dispatchModern` opens it). */
+const LISTEN = 'subscriptions/listen';
 
 export class ContextServer implements ServerEndpoint {
   readonly settings: EndpointSettings;
@@ -54,9 +58,16 @@ export class ContextServer implements ServerEndpoint {
   private readonly shared: ReadonlyMap<string, Handler>;
   private readonly serverInfoMeta: JsonObject;
   private readonly listens: ListenQuota;
+  /**
+   * How a listen stream the server ends answers. A field, not a closure made in dispatchModern: that
+   * one would share dispatchModern's context, which holds the whole request, for the stream's life.
+   */
+  private readonly listenError = (req: JsonRpcRequest, e: unknown): Reply => this.errorReply(req, e);
   private readonly telemetry: ServerTelemetry;
-  /** Methods only 2026-07-28 serves (the tasks extension). */
+  /** Methods only 2026-07-28 serves (discovery, the tasks extension). */
   private readonly modernOnly: ReadonlyMap<string, Handler>;
+  /** Methods only legacy sessions serve (the session's lifecycle and subscriptions). */
+  private readonly legacyOnly: ReadonlyMap<string, LegacyHandler>;
   readonly tasks: TaskService;
 
   /**
@@ -79,6 +90,7 @@ export class ContextServer implements ServerEndpoint {
       resourceServer: deployment.resourceServer,
       approvalPages: deployment.approvalPages,
       maxPendingAsksPerSession: c.options.maxPendingAsksPerSession,
+      pendingAsks: new PendingAskBudget(c.options),
       ephemeralStateKey: deployment.ephemeralStateKey,
       processLocalFlowStore: deployment.processLocalFlowStore,
       stateKeyFingerprint: c.engine.sealer.fingerprint,
@@ -102,9 +114,22 @@ export class ContextServer implements ServerEndpoint {
     const tasks = new TaskService(c, c.options.taskStore ?? c.shared?.taskStore ?? new MemoryTaskStore());
     this.tasks = tasks;
     this.modernOnly = new Map<string, Handler>([
+      ['server/discover', () => discover(c)],
       ['tasks/get', (r, s, io) => getTask(tasks, r.params, s, io)],
       ['tasks/update', (r, s, io) => updateTask(tasks, r.params, s, io)],
       ['tasks/cancel', (r, s, io) => cancelTask(tasks, r.params, s, io)],
+    ]);
+    const subscription: LegacyHandler = (r, session, io) =>
+      legacySubscription(c, session, r, io).then(
+        (result) => this.legacyReply(r, result),
+        (e: unknown) => this.errorReply(r, e),
+      );
+    this.legacyOnly = new Map<string, LegacyHandler>([
+      ['initialize', (r, session) => this.legacyReply(r, initialize(c, session, r.params))],
+      ['ping', (r) => this.legacyReply(r, {})],
+      ['logging/setLevel', (r, session) => this.legacyReply(r, this.setLevel(session, r.params))],
+      ['resources/subscribe', subscription],
+      ['resources/unsubscribe', subscription],
     ]);
     this.shared = new Map<string, Handler>([
       ['tools/list', (r, s, io) => listTools(c, r, s, io)],
@@ -128,7 +153,7 @@ export class ContextServer implements ServerEndpoint {
 
   /** Not async: a listen opens synchronously, and the hot path hands back handleModern's own answer. */
   dispatchModern(req: JsonRpcRequest, io: RequestIO): ListenStream | Reply | Promise<Reply> {
-    if (req.method !== 'subscriptions/listen') {
+    if (req.method !== LISTEN) {
       if (!this.telemetry.on) return this.handleModern(req, io);
       const origin = { era: 'modern' as const, protocolVersion: modernVersionOf(req), transport: io.transport };
       const t = this.telemetry.begin(req, origin);
@@ -137,8 +162,7 @@ export class ContextServer implements ServerEndpoint {
     const envelope = checkEnvelope(req.params);
     if (envelope.kind === 'missing') return Promise.resolve(missingEnvelope(req, envelope.message));
     try {
-      const onError = (r: JsonRpcRequest, e: unknown) => this.errorReply(r, e);
-      return openListen(this.core, this.listens, this.telemetry, req, io, onError);
+      return openListen(this.core, this.listens, this.telemetry, req, io, this.listenError);
     } catch (e) {
       return Promise.resolve(this.errorReply(req, e));
     }
@@ -164,13 +188,14 @@ export class ContextServer implements ServerEndpoint {
   }
 
   /**
-   * Every request method this server answers, by era: the tables, plus what `dispatchModern` and
-   * `handleLegacy` answer themselves. A test walks it so a new method cannot skip the visibility check.
+   * Every request method this server answers, by era, read from the same tables the dispatchers
+   * read (and the listen stream): a method is answered only if it is here. A test walks it so a new
+   * method cannot skip the visibility check.
    */
   get methods(): { readonly modern: readonly string[]; readonly legacy: readonly string[] } {
     return {
-      modern: ['server/discover', 'subscriptions/listen', ...this.shared.keys(), ...this.modernOnly.keys()],
-      legacy: [...LEGACY_ONLY_METHODS, ...this.shared.keys()],
+      modern: [LISTEN, ...this.shared.keys(), ...this.modernOnly.keys()],
+      legacy: [...this.legacyOnly.keys(), ...this.shared.keys()],
     };
   }
 
@@ -188,10 +213,7 @@ export class ContextServer implements ServerEndpoint {
       if (envelope.kind === 'missing') return missingEnvelope(req, envelope.message);
       const scope = readModernEnvelope(req.params, envelope);
       if (telemetry) attachTelemetry(scope, telemetry);
-      const handler =
-        req.method === 'server/discover'
-          ? async () => discover(this.core)
-          : (this.shared.get(req.method) ?? this.modernOnly.get(req.method));
+      const handler = this.shared.get(req.method) ?? this.modernOnly.get(req.method);
       if (!handler) throw ProtocolError.methodNotFound(req.method);
       const produced = handler(req, scope, io);
       if (produced instanceof Promise) {
@@ -218,34 +240,20 @@ export class ContextServer implements ServerEndpoint {
     telemetry?: RequestTelemetry,
   ): Reply | Promise<Reply> {
     try {
-      switch (req.method) {
-        case 'initialize':
-          return this.legacyReply(req, initialize(this.core, session, req.params));
-        case 'ping':
-          return this.legacyReply(req, {});
-        case 'logging/setLevel':
-          return this.legacyReply(req, this.setLevel(session, req.params));
-        case 'resources/subscribe':
-        case 'resources/unsubscribe':
-          return legacySubscription(this.core, session, req, io).then(
-            (result) => this.legacyReply(req, result),
-            (e: unknown) => this.errorReply(req, e),
-          );
-        default: {
-          const handler = this.shared.get(req.method);
-          if (!handler) throw ProtocolError.methodNotFound(req.method);
-          const scope = session.scope(req.params);
-          if (telemetry) attachTelemetry(scope, telemetry);
-          const produced = handler(req, scope, io);
-          if (produced instanceof Promise) {
-            return produced.then(
-              (p) => this.legacyReply(req, legacyResult(p)),
-              (e: unknown) => this.errorReply(req, e),
-            );
-          }
-          return this.legacyReply(req, legacyResult(produced));
-        }
+      const own = this.legacyOnly.get(req.method);
+      if (own) return own(req, session, io);
+      const handler = this.shared.get(req.method);
+      if (!handler) throw ProtocolError.methodNotFound(req.method);
+      const scope = session.scope(req.params);
+      if (telemetry) attachTelemetry(scope, telemetry);
+      const produced = handler(req, scope, io);
+      if (produced instanceof Promise) {
+        return produced.then(
+          (p) => this.legacyReply(req, legacyResult(p)),
+          (e: unknown) => this.errorReply(req, e),
+        );
       }
+      return this.legacyReply(req, legacyResult(produced));
     } catch (e) {
       return this.errorReply(req, e);
     }

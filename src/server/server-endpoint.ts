@@ -9,6 +9,7 @@ import type { ResourceServer } from './core/resource-server';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../protocol/jsonrpc';
 import type { HeaderParam } from '../protocol/mcp-header';
 import type { LegacySession } from './legacy/legacy-session';
+import type { PendingAskBudget } from './legacy/pending-asks';
 import type { RequestIO } from './request/request-io';
 import type { ServerLogger } from './core/server-logger';
 import type { EventStore } from '../state/event-store';
@@ -54,6 +55,8 @@ export interface EndpointSettings {
   readonly approvalPages?: ApprovalPages;
   /** Server-to-client requests one legacy session may have pending. */
   readonly maxPendingAsksPerSession: number;
+  /** The budget of legacy server-to-client requests waiting for replies: each session takes a share. */
+  readonly pendingAsks: PendingAskBudget;
   /** No `requestStateKey` was set: sealed state does not survive a restart nor cross instances. */
   readonly ephemeralStateKey: boolean;
   /** No shared `flowStore` was set: exactly-once records live in this process. */

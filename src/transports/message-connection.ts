@@ -35,7 +35,10 @@ export class MessageConnection {
   private readonly session = new LegacySession();
   private readonly inflight = new Map<RequestId, AbortController>();
   private readonly running = new Set<Promise<void>>();
-  private readonly outbound = new OutboundRequests('s', this.server.settings.maxPendingAsksPerSession);
+  private readonly outbound = new OutboundRequests(
+    's',
+    this.server.settings.pendingAsks.session(this.options.principal?.id),
+  );
   private readonly subscriptions = new Map<RequestId, ListenStream>();
   private stopRegistryEvents?: () => void;
   private closed = false;

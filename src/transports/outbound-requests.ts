@@ -12,6 +12,7 @@ import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, 
 /** Writes one message on the channel of the asking request. */
 export type OutboundSend = (message: JsonRpcRequest | JsonRpcNotification) => void;
 import type { ClientRequester } from '../context/legacy-port';
+import { unlimitedAsks, type SessionAsks } from '../server/legacy/pending-asks';
 
 interface Pending {
   resolve(result: unknown): void;
@@ -26,8 +27,11 @@ export class OutboundRequests {
 
   constructor(
     private readonly prefix = 's',
-    /** Requests waiting for replies at most (maxPendingAsksPerSession): each holds a timer and a handler. */
-    private readonly maxPending = Number.POSITIVE_INFINITY,
+    /**
+     * This session's share of the server's pending-ask budget (count per session, bytes per session,
+     * per principal and in all): each waiting request holds a timer, a handler and its params.
+     */
+    private readonly asks: SessionAsks = unlimitedAsks(),
   ) {}
 
   /** A requester that writes through `send` (which may differ per request: its SSE stream). */
@@ -38,19 +42,22 @@ export class OutboundRequests {
   private request(send: OutboundSend, method: string, params: JsonObject, signal: AbortSignal, timeoutMs: number) {
     return new Promise<unknown>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
-      if (this.pending.size >= this.maxPending) {
-        return reject(
-          new FrameworkError(
-            'OMC_ASK_LIMIT',
-            `${this.maxPending} requests to the client are already waiting for replies on this session (maxPendingAsksPerSession); ${method} was not sent.`,
-          ),
-        );
+      let bytes: number;
+      try {
+        bytes = method.length + JSON.stringify(params ?? {}).length;
+      } catch (e) {
+        return reject(e);
       }
+      const refused = this.asks.take(method, bytes);
+      if (refused !== undefined) return reject(new FrameworkError('OMC_ASK_LIMIT', refused));
       const id = `${this.prefix}-${++this.next}`;
+      let ended = false;
       const cleanup = () => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         this.pending.delete(id);
+        if (!ended) this.asks.release(bytes);
+        ended = true;
       };
       const giveUp = (reason: string, error: unknown) => {
         cleanup();

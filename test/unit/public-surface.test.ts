@@ -55,6 +55,7 @@ test('src/index.ts exports exactly these runtime values', () => {
     'OAuthResourceModule',
     'OAuthResourceOptions',
     'PRINCIPAL',
+    'PendingAskBudget',
     'Prompt',
     'ProtocolError',
     'RATE_LIMITED',

@@ -35,6 +35,12 @@ export class ContextServerOptions extends RequestStateOptions {
   @IsInt() @Min(1) legacyAskTimeoutMs = 600_000;
   /** Legacy: server-to-client requests one session (stdio process or HTTP session) may have waiting for replies. */
   @IsInt() @Min(1) maxPendingAsksPerSession = 100;
+  /** Legacy: bytes (their JSON) of the server-to-client requests one session has waiting. */
+  @IsInt() @Min(1024) maxPendingAskBytesPerSession = 4 * 1024 * 1024;
+  /** The same over all sessions of one principal (all clients without one together count as one). */
+  @IsInt() @Min(1024) maxPendingAskBytesPerPrincipal = 16 * 1024 * 1024;
+  /** The same over every session. */
+  @IsInt() @Min(1024) maxPendingAskBytes = 256 * 1024 * 1024;
   /** How often an invalid answer is asked again on legacy before the ask fails. */
   @IsInt() @Min(0) @Max(10) maxReasks = 3;
   /** Legacy stand-in for a requestState-only round (`ctx.pause()`). */

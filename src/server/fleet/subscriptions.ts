@@ -9,7 +9,7 @@ import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse }
 import type { ListenFilter } from '../../protocol/listen';
 import { Meta } from '../../protocol/meta';
 import type { Implementation } from '../../protocol/types';
-import type { Registry, RegistryEvent } from '../../registry/registry';
+import { NO_RELEASE, type Registry, type RegistryEvent } from '../../registry/registry';
 import { readModernEnvelope } from '../request/request-scope';
 
 export interface Subscription {
@@ -99,14 +99,17 @@ export function openSubscription(
     return filter.resourceSubscriptions?.some((s) => covers(s, e.uri)) ? 'notifications/resources/updated' : undefined;
   };
   let unsubscribe: (() => void) | undefined;
-  let releases: Array<() => void> = [];
+  const releases: Array<() => void> = [];
   let closed = false;
   return {
     ack,
     forward: (send) => {
       if (closed || unsubscribe) return;
       // Each subscribed URI is told (a mount subscribes upstream) until the stream closes.
-      releases = (filter.resourceSubscriptions ?? []).map((uri) => registry.watchResource(uri));
+      for (const uri of filter.resourceSubscriptions ?? []) {
+        const release = registry.watchResource(uri);
+        if (release !== NO_RELEASE) releases.push(release);
+      }
       unsubscribe = registry.subscribe((e) => {
         const method = wants(e);
         if (!method) return;

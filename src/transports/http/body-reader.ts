@@ -32,7 +32,12 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
     const finish = (r: BodyRead) => {
       if (settled) return;
       settled = true;
+      // Every listener goes: one left on a long-lived request (a listen stream) would keep the chunks.
       req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      chunks.length = 0;
       resolve(r);
     };
     const onData = (chunk: Buffer) => {
@@ -44,10 +49,13 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
       }
       chunks.push(chunk);
     };
+    const onEnd = () => finish(decodeUtf8(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    const onError = () => finish({ ok: false, status: 400, reason: 'Request body could not be read' });
+    const onClose = () => finish({ ok: false, status: 400, reason: 'Request body incomplete' });
     req.on('data', onData);
-    req.once('end', () => finish(decodeUtf8(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))));
-    req.once('error', () => finish({ ok: false, status: 400, reason: 'Request body could not be read' }));
-    req.once('close', () => finish({ ok: false, status: 400, reason: 'Request body incomplete' }));
+    req.once('end', onEnd);
+    req.once('error', onError);
+    req.once('close', onClose);
   });
 }
 

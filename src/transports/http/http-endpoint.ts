@@ -83,7 +83,7 @@ export class HttpEndpoint {
             logEviction(server.settings.logger, e);
             server.settings.sessionEvicted?.(e.pool);
           },
-          maxPendingAsks: server.settings.maxPendingAsksPerSession,
+          pendingAsks: server.settings.pendingAsks,
           idPrefix: options.sessionIdPrefix,
         },
         store,

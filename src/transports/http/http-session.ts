@@ -5,6 +5,7 @@
  */
 import type { RequestId } from '../../protocol/jsonrpc';
 import { LegacySession } from '../../server/legacy/legacy-session';
+import type { SessionAsks } from '../../server/legacy/pending-asks';
 import type { ServerEndpoint } from '../../server/server-endpoint';
 import { OutboundRequests } from '../outbound-requests';
 import type { EventStore } from './event-store';
@@ -31,10 +32,11 @@ export class HttpSession {
     readonly id: string,
     readonly principalId: string | undefined,
     private readonly store: EventStore,
-    maxPendingAsks = Number.POSITIVE_INFINITY,
+    /** Its share of the server's pending-ask budget (none: only the count is unbounded too). */
+    asks?: SessionAsks,
   ) {
     this.legacy = new LegacySession(id, principalId);
-    this.outbound = new OutboundRequests('s', maxPendingAsks);
+    this.outbound = new OutboundRequests('s', asks);
   }
 
   get isClosed(): boolean {

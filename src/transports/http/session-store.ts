@@ -10,6 +10,7 @@
  * never taken. Only when none is old enough is the newcomer refused, told when to come back.
  */
 import { randomUUID } from 'node:crypto';
+import type { PendingAskBudget } from '../../server/legacy/pending-asks';
 import type { EventStore } from './event-store';
 import { HttpSession } from './http-session';
 
@@ -22,8 +23,8 @@ export interface SessionLimits {
   idleTimeoutMs: number;
   /** A full pool may evict a session idle at least this long (the least recently used first). */
   evictableAfterMs: number;
-  /** Server-to-client requests one session may have waiting. */
-  maxPendingAsks: number;
+  /** The server's budget of server-to-client requests waiting for replies (each session takes a share). */
+  pendingAsks?: PendingAskBudget;
   /** Prepended to every id with a dot (`i1.<uuid>`), so a load balancer can route by instance. */
   idPrefix?: string;
   /** Told once per session evicted to make room (logging, telemetry). */
@@ -101,7 +102,7 @@ export class SessionStore {
     }
     // randomUUID: 122 random bits from the CSPRNG, only [0-9a-f-] (within 0x21-0x7E).
     const id = this.limits.idPrefix === undefined ? randomUUID() : `${this.limits.idPrefix}.${randomUUID()}`;
-    const session = new HttpSession(id, principalId, this.store, this.limits.maxPendingAsks);
+    const session = new HttpSession(id, principalId, this.store, this.limits.pendingAsks?.session(principalId));
     this.startSweeping();
     this.sessions.set(session.id, session);
     if (held) this.held.set(session.id, held);

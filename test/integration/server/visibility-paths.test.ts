@@ -2,7 +2,8 @@
  * One visibility check for every way in (issue 31, N7 and the "every path" rule). The methods are
  * read from the server's own method table, per era: each must either have a probe here showing that
  * a caller the guards refuse gets exactly what an unknown name gets (or an item-free answer), or be
- * listed as revealing no item, with the reason. A new method without either fails this test.
+ * listed as revealing no item, with the reason. A new method without either fails this test; and
+ * the dispatchers answer only what that table lists (a method outside it is -32601).
  */
 import { IsString } from 'class-validator';
 import {
@@ -148,6 +149,19 @@ describe.each(['modern', 'legacy'] as const)('%s', (era) => {
   test('every method of the table has a probe or a reason', () => {
     const uncovered = methods.filter((m) => !(m in probes) && !(m in revealNoItem));
     expect(uncovered).toEqual([]);
+  });
+
+  test('the table is what the dispatcher answers: each method in it is served, one outside it is -32601', async () => {
+    const c = await MemoryClient.connect(app, { era, capabilities: caps, principal: { id: 'ada' } });
+    // A listen opens a stream rather than answering (the listen-stream tests cover it).
+    for (const m of methods.filter((name) => name !== 'subscriptions/listen')) {
+      const answer = await c.raw(m, {});
+      expect('error' in answer ? answer.error.code : 'served').not.toBe(-32601);
+    }
+    for (const m of ['nosuch/method', 'constructor', 'tasks/list', era === 'modern' ? 'ping' : 'server/discover']) {
+      const answer = await c.raw(m, {});
+      expect('error' in answer ? answer.error.code : 'served').toBe(-32601);
+    }
   });
 
   test.each(methods.filter((m) => m in probes))('%s: a refused caller learns nothing of a hidden item', async (m) => {

@@ -15,7 +15,6 @@ function store(limits: Partial<SessionLimits> = {}): { sessions: SessionStore; e
       maxAnonymousSessions: 3,
       idleTimeoutMs: 3_600_000,
       evictableAfterMs: 1000,
-      maxPendingAsks: 10,
       onEvicted: (e) => evicted.push(e),
       ...limits,
     },
