@@ -5,11 +5,11 @@
  * MCP Inspector's CLI (pinned devDependency), which cannot show a question: on both eras `greet`
  * takes its `userConfirmed` fallback argument instead.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { COMPILERS, compile } from '../helpers/compilers';
+import { inspectorCli } from '../helpers/inspector';
 import { repo } from './doc-files';
 
 /** The ```lang blocks of a markdown file that follow `heading` (or all of them), with their line. */
@@ -72,36 +72,26 @@ test.each(cases)('the tsconfig.json of %s compiles the quick start under %s', (_
   expect(existsSync(join(project, outDir, 'main.js'))).toBe(true);
 }, 5 * 60_000);
 
-const inspectorPackage = require.resolve('@modelcontextprotocol/inspector/package.json');
-const inspectorBin = join(
-  dirname(inspectorPackage),
-  (JSON.parse(readFileSync(inspectorPackage, 'utf8')) as { bin: Record<string, string> }).bin['mcp-inspector']!,
-);
+/** The Inspector's CLI starts the built quick start itself, as `npx @modelcontextprotocol/inspector --cli node dist/main.js` does. */
+const inspector = (entry: string, era: 'legacy' | 'modern', args: string[]) =>
+  inspectorCli([process.execPath, entry], era, args, project);
 
-/** `npx @modelcontextprotocol/inspector --cli node <entry> …`, one JSON result on stdout. */
-function inspector(entry: string, era: string, args: string[]): { result: Record<string, unknown> } {
-  const stdout = execFileSync(
-    process.execPath,
-    [inspectorBin, '--cli', process.execPath, entry, '--protocol-era', era, '--format', 'json', '-q', ...args],
-    { cwd: project, encoding: 'utf8', timeout: 60_000 },
-  );
-  return JSON.parse(stdout) as { result: Record<string, unknown> };
-}
-
-const runs = COMPILERS.flatMap((c) => ['legacy', 'modern'].map((era) => [c.name, era] as const));
+const runs = COMPILERS.flatMap((c) => (['legacy', 'modern'] as const).map((era) => [c.name, era] as const));
 
 test.each(runs)('built by %s, the quick start answers the Inspector CLI (%s era)', (compilerName, era) => {
   const entry = join(project, `dist-${compilerName.replace(/\W+/g, '-')}`, 'main.js');
   if (!existsSync(entry)) throw new Error(`${entry} was not built (see the compile test above)`);
-  const listed = inspector(entry, era, ['--method', 'tools/list']).result as {
+  const listed = inspector(entry, era, ['--method', 'tools/list']) as {
     tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[];
   };
   expect(listed.tools.map((t) => t.name)).toEqual(['greet']);
   expect(Object.keys(listed.tools[0]!.inputSchema.properties)).toEqual(['name', 'userConfirmed']);
 
   const call = (extra: string[]) =>
-    inspector(entry, era, ['--method', 'tools/call', '--tool-name', 'greet', '--tool-arg', 'name=Ada', ...extra])
-      .result as { content: unknown; isError?: boolean };
+    inspector(entry, era, ['--method', 'tools/call', '--tool-name', 'greet', '--tool-arg', 'name=Ada', ...extra]) as {
+      content: unknown;
+      isError?: boolean;
+    };
   const yes = call(['userConfirmed=true']);
   expect(yes.isError).toBeUndefined();
   expect(yes.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);

@@ -9,6 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { TYPESCRIPT_7_VERSION } from '../../helpers/compilers';
 
 const repo = join(__dirname, '..', '..', '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -209,7 +210,7 @@ test('onemodelcontext dev: builds, serves, prints where it listens; a change reb
 }, 3 * MINUTES);
 
 /** The TypeScript a new user gets from `npm i -D typescript` today; ts-jest refuses it, the scaffold does not. */
-const TYPESCRIPT_7 = 'typescript@7';
+const TYPESCRIPT_7 = `typescript@${TYPESCRIPT_7_VERSION}`;
 
 test('the same app under TypeScript 7: tsc, its tests (decorator metadata intact), build, serve', async () => {
   run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '-D', TYPESCRIPT_7], project);
