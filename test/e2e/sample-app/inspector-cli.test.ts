@@ -45,8 +45,8 @@ test.each(['legacy', 'modern'] as const)(
   'over HTTP (%s era): each question is a page, each CLI call continues the booking',
   async (era) => {
     const url = await startHttpSample();
-    const book = (...extra: string[]): CallToolResult =>
-      inspectorCli([url], era, ['--method', 'tools/call', '--tool-name', 'book_flight', '--tool-arg', FLIGHT, ...extra]);
+    const call = ['--method', 'tools/call', '--tool-name', 'book_flight', '--tool-arg', FLIGHT];
+    const book = (...extra: string[]): CallToolResult => inspectorCli([url], era, [...call, ...extra]);
 
     const first = book();
     expect(first.isError).toBeUndefined();
