@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { COMPILERS, compile } from '../helpers/compilers';
 import { inspectorCli } from '../helpers/inspector';
-import { repo } from './doc-files';
+import { markdownFiles, repo } from './doc-files';
 
 /** The ```lang blocks of a markdown file that follow `heading` (or all of them), with their line. */
 function blocks(file: string, lang: string, heading?: string): { line: number; code: string }[] {
@@ -97,3 +97,17 @@ test.each(runs)('built by %s, the quick start answers the Inspector CLI (%s era)
   expect(yes.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
   expect(call([]).content).toEqual([{ type: 'text', text: 'Not greeted.' }]);
 }, 3 * 60_000);
+
+test('the Inspector version the docs name is the one pinned in devDependencies (what these tests run)', () => {
+  const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
+  const pinned = manifest.devDependencies['@modelcontextprotocol/inspector'];
+  const named = markdownFiles().flatMap((file) =>
+    [...readFileSync(join(repo, file), 'utf8').matchAll(/@modelcontextprotocol\/inspector@([\w.-]+)/g)].map(
+      (m) => `${file}: ${m[1]}`,
+    ),
+  );
+  expect(named.length).toBeGreaterThanOrEqual(2);
+  expect(named.filter((n) => !n.endsWith(`: ${pinned}`))).toEqual([]);
+});

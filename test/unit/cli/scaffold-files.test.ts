@@ -190,22 +190,11 @@ describe('help and version', () => {
 });
 
 describe('docs/tsconfig.json', () => {
-  test('is the tsconfig the scaffold writes (what the doc snippets compile with), plus paths to src/', () => {
-    const strip = (text: string) =>
-      JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as { compilerOptions: Record<string, unknown> };
+  test('is the tsconfig.json the scaffold writes, as it is (copy-pasteable; the doc snippets compile with it)', () => {
+    const strip = (text: string) => JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as Record<string, unknown>;
     const repo = ownPackage().root;
-    const docs = strip(readFileSync(join(repo, 'docs', 'tsconfig.json'), 'utf8')).compilerOptions;
-    const scaffold = strip(
-      readFileSync(join(repo, 'templates', 'project', 'tsconfig.json.tmpl'), 'utf8'),
-    ).compilerOptions;
-    const { paths, noEmit, ...docsOptions } = docs;
-    const { outDir, sourceMap, ...scaffoldOptions } = scaffold;
-    expect(docsOptions).toEqual(scaffoldOptions);
-    expect({ paths: Object.keys(paths as object), noEmit, outDir, sourceMap }).toEqual({
-      paths: expect.arrayContaining(['onemodelcontext', 'onemodelcontext/fetch']),
-      noEmit: true,
-      outDir: 'dist',
-      sourceMap: true,
-    });
+    const docs = strip(readFileSync(join(repo, 'docs', 'tsconfig.json'), 'utf8'));
+    const scaffold = strip(readFileSync(join(repo, 'templates', 'project', 'tsconfig.json.tmpl'), 'utf8'));
+    expect(docs).toEqual(scaffold);
   });
 });
