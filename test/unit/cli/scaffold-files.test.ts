@@ -1,5 +1,5 @@
 /** create and add against a temp folder, without installing anything (the e2e test installs and runs). */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
@@ -196,5 +196,17 @@ describe('docs/tsconfig.json', () => {
     const docs = strip(readFileSync(join(repo, 'docs', 'tsconfig.json'), 'utf8'));
     const scaffold = strip(readFileSync(join(repo, 'templates', 'project', 'tsconfig.json.tmpl'), 'utf8'));
     expect(docs).toEqual(scaffold);
+  });
+});
+
+describe('generated descriptions', () => {
+  test('no template hands the model a placeholder ("TODO: say what …") as a description', () => {
+    const dir = join(ownPackage().root, 'templates');
+    const templates = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts.tmpl'));
+    const descriptions = templates.flatMap((file) =>
+      [...readFileSync(join(dir, file), 'utf8').matchAll(/\bdescription: '([^']*)'/g)].map((m) => `${file}: ${m[1]}`),
+    );
+    expect(descriptions.length).toBeGreaterThanOrEqual(5);
+    expect(descriptions.filter((d) => /\bTODO\b|say what/i.test(d))).toEqual([]);
   });
 });
