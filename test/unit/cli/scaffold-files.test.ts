@@ -54,6 +54,9 @@ describe('create', () => {
       jest: ours.devDependencies.jest,
       typescript: '5.9.3',
     });
+    // Stack traces of `npm start` point into src/*.ts, not dist/*.js: maps emitted and read.
+    expect(pkg.scripts.start).toBe('npm run build && node --enable-source-maps dist/main.js');
+    expect(JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8')).compilerOptions.sourceMap).toBe(true);
     const main = readFileSync(join(dir, 'src/main.ts'), 'utf8');
     expect(main).toContain('serveStdio');
     expect(main.split('\n').find((l) => l.startsWith('import'))).toBe("import 'reflect-metadata';");
