@@ -4,7 +4,7 @@
  * `.bin/tsc`); it is installed once from the registry into node_modules/.cache, pinned.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const TYPESCRIPT_7_VERSION = '7.0.2';
@@ -19,19 +19,26 @@ export interface Compiler {
 }
 
 function typescript7(): string {
-  const prefix = join(repo, 'node_modules', '.cache', `typescript-${TYPESCRIPT_7_VERSION}`);
+  const cache = join(repo, 'node_modules', '.cache');
+  const prefix = join(cache, `typescript-${TYPESCRIPT_7_VERSION}`);
   const tsc = join(prefix, 'node_modules', 'typescript', 'bin', 'tsc');
-  if (!existsSync(tsc)) {
-    mkdirSync(prefix, { recursive: true });
-    execFileSync(
-      npm,
-      [
-        'install',
-        ...['--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline'],
-        `typescript@${TYPESCRIPT_7_VERSION}`,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+  if (existsSync(tsc)) return tsc;
+  // Installed beside, then renamed into place: two test files may ask at once (jest workers).
+  mkdirSync(cache, { recursive: true });
+  const staging = mkdtempSync(join(cache, 'typescript-7-'));
+  execFileSync(
+    npm,
+    [
+      'install',
+      ...['--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline'],
+      `typescript@${TYPESCRIPT_7_VERSION}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  try {
+    renameSync(staging, prefix);
+  } catch {
+    rmSync(staging, { recursive: true, force: true }); // the other worker's copy is in place
   }
   return tsc;
 }
