@@ -42,6 +42,10 @@ export class BookingStore {
   save(b: Booking): void {
     this.bookings.set(b.reference, b);
   }
+  /** The catalog's free seats less the ones booked here. */
+  seatsLeft(flight: Flight): number {
+    return Math.max(0, flight.seatsLeft - this.all().filter((b) => b.flightId === flight.id).length);
+  }
   get(reference: string): Booking | undefined {
     return this.bookings.get(reference);
   }

@@ -27,7 +27,7 @@ export class FlightTools {
     await partnerLookup(ctx.signal);
     const offers = FLIGHTS.filter(
       (f) => f.from === args.from && f.to === args.to && f.priceEur <= (args.maxPriceEur ?? Infinity),
-    ).map(({ id, date, priceEur, seatsLeft }) => ({ id, date, priceEur, seatsLeft }));
+    ).map((f) => ({ id: f.id, date: f.date, priceEur: f.priceEur, seatsLeft: this.store.seatsLeft(f) }));
     await ctx.progress(2, 2, `${offers.length} offers`);
     return { offers };
   }
@@ -46,7 +46,7 @@ export class FlightTools {
   async book_flight(args: BookArgs, ctx: Context) {
     const flight = FLIGHTS.find((f) => f.id === args.flightId);
     if (!flight) throw new Error(`Unknown flight ${args.flightId}; use search_flights first.`);
-    if (flight.seatsLeft === 0) throw new Error(`Flight ${flight.id} is full.`);
+    if (this.store.seatsLeft(flight) === 0) throw new Error(`Flight ${flight.id} is full.`);
 
     const ok = await ctx.confirm(`Book ${flight.from} → ${flight.to} on ${flight.date} for €${flight.priceEur}?`, {
       key: 'confirm',

@@ -124,7 +124,8 @@ export function projectPackageJson(
     main: 'dist/main.js',
     scripts: {
       build: 'tsc -p tsconfig.build.json',
-      start: 'npm run build && node dist/main.js',
+      // Stack traces point at src/*.ts (tsconfig.json emits the source maps).
+      start: 'npm run build && node --enable-source-maps dist/main.js',
       dev: 'onemodelcontext dev',
       inspect:
         transport === 'http'

@@ -10,6 +10,8 @@ import { DevLoop, type BuildResult, type RunningServer } from './dev-loop';
 import { CliError, type Output } from './output';
 import { watchSources } from './source-watcher';
 const LISTENING = /listening on (\S+)/i;
+/** Set for the server `dev` runs (docs/getting-started.md). */
+export const DEV_ENV = 'ONEMODELCONTEXT_DEV';
 
 export function localTsc(projectDir: string): string {
   const tsc = join(projectDir, 'node_modules', '.bin', process.platform === 'win32' ? 'tsc.cmd' : 'tsc');
@@ -36,6 +38,8 @@ function start(request: DevCommand, projectDir: string, report: (line: string) =
   const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', request.entry], {
     cwd: projectDir,
     stdio: ['inherit', 'inherit', 'pipe'],
+    // Tells the app its stop is a developer's restart: the scaffold's main then withdraws open questions at once.
+    env: { ...process.env, [DEV_ENV]: '1' },
   });
   let announced = false;
   const announce = setTimeout(() => {

@@ -1,15 +1,35 @@
 /**
  * `onemodelcontext inspect`: runs the official MCP Inspector against the app. The Inspector is not
- * our dependency: it runs through `npx -y`, and the command is printed first so it can be reused.
+ * the app's dependency: it runs through `npx -y`, at the version our tests use, and the command is
+ * printed first so it can be reused.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { InspectCommand } from './args';
 import { CliError, type Output } from './output';
+import { ownPackage } from './package-root';
 
 export const INSPECTOR_PACKAGE = '@modelcontextprotocol/inspector';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+/** `@modelcontextprotocol/inspector@<version>`: the one pinned in our devDependencies, which the docs tests run. */
+export function inspectorSpec(devDependencies = ownPackage().devDependencies): string {
+  const version = devDependencies[INSPECTOR_PACKAGE];
+  return version ? `${INSPECTOR_PACKAGE}@${version}` : INSPECTOR_PACKAGE;
+}
+
+/** An HTTP project made by `create` names its endpoint in its `inspect` script; a bare `inspect` uses it. */
+export function projectUrl(projectDir: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    return /--url\s+(\S+)/.exec(manifest.scripts?.inspect ?? '')?.[1];
+  } catch {
+    return undefined;
+  }
+}
 
 export interface Invocation {
   command: string;
@@ -17,19 +37,25 @@ export interface Invocation {
 }
 
 /**
- * The Inspector's command line: over Streamable HTTP when a URL is given, otherwise it starts the stdio entry itself.
+ * The Inspector's command line: over Streamable HTTP when a URL is given (or the project's `inspect`
+ * script names one), otherwise it starts the stdio entry itself.
  */
-export function inspectorInvocation(request: Pick<InspectCommand, 'url' | 'entry'>, projectDir: string): Invocation {
-  if (request.url !== undefined) {
+export function inspectorInvocation(
+  request: Pick<InspectCommand, 'url' | 'entry'>,
+  projectDir: string,
+  inspector = inspectorSpec(),
+): Invocation {
+  const target = request.url ?? projectUrl(projectDir);
+  if (target !== undefined) {
     let url: URL;
     try {
-      url = new URL(request.url);
+      url = new URL(target);
     } catch {
-      throw new CliError(`--url ${request.url} is not a URL (e.g. http://127.0.0.1:3000/mcp).`);
+      throw new CliError(`--url ${target} is not a URL (e.g. http://127.0.0.1:3000/mcp).`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new CliError(`--url must be http:// or https:// (got ${url.protocol}).`);
-    return { command: NPX, args: ['-y', INSPECTOR_PACKAGE, '--transport', 'http', '--server-url', url.href] };
+    return { command: NPX, args: ['-y', inspector, '--transport', 'http', '--server-url', url.href] };
   }
   const entry = join(projectDir, request.entry);
   if (!existsSync(entry)) {
@@ -37,7 +63,7 @@ export function inspectorInvocation(request: Pick<InspectCommand, 'url' | 'entry
       `${relative(process.cwd(), entry) || entry} not found: build first (npm run build), or pass --entry, or --url for a running HTTP server.`,
     );
   }
-  return { command: NPX, args: ['-y', INSPECTOR_PACKAGE, 'node', entry] };
+  return { command: NPX, args: ['-y', inspector, 'node', entry] };
 }
 
 /** Quotes an argument for display when it needs it. */

@@ -6,15 +6,8 @@
  * key the stores write is `keyPrefix` + `kind:` + id and `SCAN MATCH keyPrefix*` finds them all.
  */
 import { createHash } from 'node:crypto';
-import {
-  ClientClosedError,
-  ClientOfflineError,
-  createClient,
-  ErrorReply,
-  SocketClosedUnexpectedlyError,
-  TimeoutError,
-} from 'redis';
 import { RedisUnavailableError } from './errors';
+import { nodeRedis } from './node-redis';
 
 export type RedisReply = string | number | null | RedisReply[];
 
@@ -84,7 +77,7 @@ export class RedisConnection {
     try {
       return await this.client.sendCommand<T>(['EVALSHA', script.sha1, ...tail]);
     } catch (error) {
-      if (!(error instanceof ErrorReply && error.message.startsWith('NOSCRIPT'))) throw this.explain(error);
+      if (!(error instanceof nodeRedis().ErrorReply && error.message.startsWith('NOSCRIPT'))) throw this.explain(error);
     }
     return this.command<T>(['EVAL', script.source, ...tail]);
   }
@@ -114,7 +107,7 @@ export class RedisConnection {
 
   /** A Redis error reply (a script's error, a wrong type) passes through; a transport failure is explained. */
   explain(error: unknown): Error {
-    if (error instanceof ErrorReply) return error;
+    if (error instanceof nodeRedis().ErrorReply) return error;
     if (error instanceof RedisUnavailableError) return error;
     return new RedisUnavailableError(this.address, reasonOf(error, this.commandTimeoutMs), { cause: error });
   }
@@ -149,7 +142,7 @@ export async function connectRedis(options: RedisConnectOptions): Promise<RedisC
 }
 
 function newClient(url: string, settings: RedisSettings) {
-  return createClient({
+  return nodeRedis().createClient({
     url,
     socket: {
       connectTimeout: settings.connectTimeoutMs,
@@ -175,6 +168,7 @@ function addressOf(url: string): string {
 }
 
 function reasonOf(error: unknown, commandTimeoutMs: number): string {
+  const { TimeoutError, ClientClosedError, ClientOfflineError, SocketClosedUnexpectedlyError } = nodeRedis();
   if (error instanceof TimeoutError) return `no reply within ${commandTimeoutMs} ms`;
   if (error instanceof ClientClosedError) return 'the connection is closed';
   if (error instanceof ClientOfflineError) return 'the client is offline';

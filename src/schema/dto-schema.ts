@@ -155,13 +155,27 @@ function annotate(body: MutableSchema, property: PropertyFacts): MutableSchema {
  * targets), even as `undefined`. A class with no field at all takes no arguments.
  */
 function rejectUndescribedFields(dto: Function, facts: readonly PropertyFacts[]): void {
-  if (facts.length) return;
   const fields = declaredFields(dto);
+  if (facts.length) return rejectUndecoratedField(dto, facts, fields);
   if (!fields.length) return;
   throw new FrameworkError(
     'OMC_SCHEMA_UNSUPPORTED',
     `${dto.name}.${fields[0]}: ${dto.name} has fields but no decorated property; ` +
       'add class-validator decorators (e.g. @IsString()) or @Field() to each property',
+  );
+}
+
+/** One undecorated field among decorated ones would drop out of the schema, and the validator would refuse it. */
+function rejectUndecoratedField(dto: Function, facts: readonly PropertyFacts[], fields: readonly string[]): void {
+  const described = new Set(facts.map((f) => f.name));
+  const undecorated = fields.filter((name) => !described.has(name));
+  if (!undecorated.length) return;
+  throw new FrameworkError(
+    'OMC_SCHEMA_UNSUPPORTED',
+    `${dto.name}.${undecorated[0]}: this field has no decorator, so it is not in the input schema and a ` +
+      `client that sends it is refused; add a class-validator decorator (e.g. @IsString(), or ` +
+      `@IsOptional() for an optional one) or @Field(), or move it out of ${dto.name}` +
+      (undecorated.length > 1 ? ` (also: ${undecorated.slice(1).join(', ')})` : ''),
   );
 }
 

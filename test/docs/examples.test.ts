@@ -1,38 +1,30 @@
 /**
  * Docs that run: every ```ts block of README.md and docs/*.md is type-checked against src/ with
- * docs/tsconfig.json (the options `onemodelcontext create` writes for an app), and every
- * block whose first line is `// run` is executed (through jest, so 'onemodelcontext' maps to
- * src/index.ts). `// fragment` blocks are checked inside a function with `ctx` and `app` in scope.
+ * docs/tsconfig.json (the tsconfig.json `onemodelcontext create` writes, plus `paths` to this
+ * checkout's sources), and every block whose first line is `// run` is executed (through jest, so
+ * 'onemodelcontext' maps to src/index.ts). `// fragment` blocks are checked inside a function with
+ * `ctx` and `app` in scope. compilers.test.ts checks the same blocks against the built package
+ * under TypeScript 5.9 and 7.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as ts from 'typescript';
-import { extractTsBlocks, toModule, type CodeBlock } from './extract-blocks';
+import type { CodeBlock } from './extract-blocks';
+import { repo, writeBlocks } from './doc-files';
 
-const repo = join(__dirname, '..', '..');
 const outDir = join(__dirname, '.generated');
 
-const markdownFiles = [
-  ...(existsSync(join(repo, 'README.md')) ? ['README.md'] : []),
-  ...readdirSync(join(repo, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
+/** The package's entry points in this checkout's sources (jest maps them the same way). */
+const SOURCES: Record<string, string[]> = {
+  onemodelcontext: [join(repo, 'src', 'index.ts')],
+  'onemodelcontext/express': [join(repo, 'src', 'adapters', 'express.ts')],
+  'onemodelcontext/fastify': [join(repo, 'src', 'adapters', 'fastify.ts')],
+  'onemodelcontext/fetch': [join(repo, 'src', 'adapters', 'fetch.ts')],
+  'onemodelcontext/redis': [join(repo, 'src', 'redis', 'index.ts')],
+  'onemodelcontext/web': [join(repo, 'src', 'web.ts')],
+};
 
-interface Generated extends CodeBlock {
-  path: string;
-}
-
-rmSync(outDir, { recursive: true, force: true });
-mkdirSync(outDir, { recursive: true });
-const generated: Generated[] = markdownFiles.flatMap((file) =>
-  extractTsBlocks(readFileSync(join(repo, file), 'utf8'), file).map((block) => {
-    const path = join(outDir, `${file.replace(/[/.]/g, '_')}_L${block.line}.ts`);
-    writeFileSync(path, toModule(block));
-    return { ...block, path };
-  }),
-);
+const generated = writeBlocks(outDir);
 
 const where = (b: CodeBlock) => `${b.file}:${b.line}`;
 let failed = false;
@@ -55,7 +47,7 @@ test('every ts block type-checks against src/ with the documented docs/tsconfig.
   expect(parsed.errors.filter((e) => e.code !== 18003)).toEqual([]);
   const program = ts.createProgram(
     generated.map((g) => g.path),
-    { ...parsed.options, noEmit: true, noUnusedLocals: false, noUnusedParameters: false },
+    { ...parsed.options, paths: SOURCES, noEmit: true, noUnusedLocals: false, noUnusedParameters: false },
   );
   const problems = generated.flatMap((g) =>
     ts.getPreEmitDiagnostics(program, program.getSourceFile(g.path)).map((d) => {

@@ -9,6 +9,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { ContextClient } from '../../../src';
+import { TYPESCRIPT_7_VERSION } from '../../helpers/compilers';
+import { freePort } from '../../helpers/free-port';
 
 const repo = join(__dirname, '..', '..', '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -108,10 +111,12 @@ afterAll(() => {
 });
 
 test('create --from → tsc → jest → add tool, add resource-template → jest → serve over stdio', async () => {
-  // create installs by itself (the framework from the tarball, the rest from the registry), with progress lines.
+  // The command docs/getting-started.md gives while the package is unpublished: the CLI comes from
+  // the tarball too. create installs by itself (the framework from the tarball, the rest from the
+  // registry), with progress lines.
   const created = run(
-    process.execPath,
-    [join(repo, 'bin', 'onemodelcontext.js'), 'create', project, '--from', tarball],
+    npx,
+    ['--yes', '--package', tarball, 'onemodelcontext', 'create', project, '--from', tarball],
     work,
   );
   expect(created).toMatch(/create src\/hello\.tool\.ts/);
@@ -208,8 +213,85 @@ test('onemodelcontext dev: builds, serves, prints where it listens; a change reb
   await expect(fetch(`http://127.0.0.1:${port}/mcp`)).rejects.toThrow();
 }, 3 * MINUTES);
 
+/**
+ * Asks the scaffold's `hello` tool on a legacy session and never answers: resolves `asked` once the
+ * question is at the client, `outcome` with how the call ended (its result, or the error).
+ */
+async function openQuestion(url: string): Promise<{ asked: Promise<void>; outcome: Promise<string> }> {
+  let arrived!: () => void;
+  const asked = new Promise<void>((resolve) => (arrived = resolve));
+  const client = await ContextClient.connect(
+    { url },
+    {
+      protocolVersion: '2025-11-25',
+      elicitation: (_params, context) =>
+        new Promise((_resolve, reject) => {
+          arrived();
+          context.signal.addEventListener('abort', () => reject(new Error('dismissed')));
+        }),
+    },
+  );
+  const outcome = client
+    .callTool('hello', { subject: 'the report' })
+    .then(
+      (result) => JSON.stringify(result),
+      (error: Error) => error.message,
+    )
+    .finally(() => void client.close().catch(() => undefined));
+  return { asked, outcome };
+}
+
+test('dev with a question left open: a rename-save (sed -i) restarts and Ctrl+C stops at once, the question withdrawn', async () => {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  // Its own process group, like a terminal's foreground job: Ctrl+C reaches dev and the server alike.
+  const dev = spawn(process.execPath, [join(repo, 'bin', 'onemodelcontext.js'), 'dev'], {
+    cwd: httpProject,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, PORT: String(port) },
+  });
+  let log = '';
+  const waiters: Array<() => void> = [];
+  dev.stderr.on('data', (chunk: Buffer) => {
+    log += chunk.toString('utf8');
+    waiters.forEach((w) => w());
+  });
+  const exited = new Promise<number | null>((resolve) => dev.once('exit', (code) => resolve(code)));
+  const seen = (pattern: RegExp, count: number) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => (log.match(new RegExp(pattern.source, 'g')) ?? []).length >= count && resolve();
+      waiters.push(check);
+      void exited.then((code) => reject(new Error(`dev exited (${code}):\n${log}`)));
+      check();
+    });
+  try {
+    await seen(/\[dev\] ready: listening on/, 1);
+
+    // An editor's save by rename while the user has not answered: the restart withdraws the question.
+    const first = await openQuestion(url);
+    await first.asked;
+    execFileSync('sed', ['-i', 's/Cancelled\./Cancelled by the user./', join('src', 'hello.tool.ts')], {
+      cwd: httpProject,
+    });
+    // Only the withdrawal ends the call with this text: the drain's deadline would cut the connection.
+    expect(await first.outcome).toMatch(/shutting down: this question was withdrawn/);
+    await seen(/\[dev\] ready: listening on/, 2);
+
+    // Ctrl+C with a question open: dev and the server stop, the question withdrawn, nothing waits for it.
+    const second = await openQuestion(url);
+    await second.asked;
+    process.kill(-dev.pid!, 'SIGINT');
+    expect(await second.outcome).toMatch(/shutting down: this question was withdrawn/);
+    expect(await exited).toBe(0);
+    expect(log).toMatch(/\[dev\] stopping…/);
+  } finally {
+    if (dev.exitCode === null) process.kill(-dev.pid!, 'SIGKILL');
+  }
+}, 3 * MINUTES);
+
 /** The TypeScript a new user gets from `npm i -D typescript` today; ts-jest refuses it, the scaffold does not. */
-const TYPESCRIPT_7 = 'typescript@7';
+const TYPESCRIPT_7 = `typescript@${TYPESCRIPT_7_VERSION}`;
 
 test('the same app under TypeScript 7: tsc, its tests (decorator metadata intact), build, serve', async () => {
   run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '-D', TYPESCRIPT_7], project);

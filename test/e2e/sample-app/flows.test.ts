@@ -50,6 +50,19 @@ bothEras('travel desk over HTTP', (era) => {
     expect(run.rounds).toBe(1);
   });
 
+  test('a booking takes a seat: the last one booked, search shows 0 and the flight is full', async () => {
+    const seats = async () =>
+      ((await client.callTool('search_flights', { from: 'AMS', to: 'BER' })).result.structuredContent as {
+        offers: { id: string; seatsLeft: number }[];
+      }).offers.find((o) => o.id === 'AMS-BER-101')!.seatsLeft;
+    expect(await seats()).toBe(1);
+    expect((await client.callTool('book_flight', { flightId: 'AMS-BER-101' })).text).toMatch(/^Booked AMS-BER-101/);
+    expect(await seats()).toBe(0);
+    const again = await client.callTool('book_flight', { flightId: 'AMS-BER-101' });
+    expect(again.result.isError).toBe(true);
+    expect(again.text).toContain('Flight AMS-BER-101 is full.');
+  });
+
   test('book confirms, asks for the passenger, charges exactly once', async () => {
     const store = app.container.resolve(BookingStore);
     const before = store.charges;

@@ -1,5 +1,5 @@
 /** Mistakes that used to fail every call (or pass silently) now stop start-up, naming the class or method. */
-import { IsString } from 'class-validator';
+import { IsInt, IsOptional, IsString } from 'class-validator';
 import {
   Context,
   FrameworkError,
@@ -228,6 +228,37 @@ describe('DTO and provider mistakes named at start-up', () => {
       }
     }
     expect(failure(startup([Tools])).message).toMatch(/Undecorated\.name: Undecorated has fields but no decorated property/);
+  });
+
+  it('one undecorated field among decorated ones fails naming it (it would drop out of the schema)', () => {
+    class Booking {
+      @IsString() flight!: string;
+      @IsOptional() @IsInt() seats = 1;
+      note: string | undefined = undefined;
+    }
+    class Tools {
+      @Tool({ description: 'x', input: Booking })
+      run() {
+        return 'x';
+      }
+    }
+    const error = failure(startup([Tools]));
+    expect(error.code).toBe('OMC_SCHEMA_UNSUPPORTED');
+    expect(error.message).toMatch(/Tools\.run: Booking\.note: this field has no decorator, so it is not in the input schema/);
+    expect(error.message).toContain('@IsOptional() for an optional one');
+    // Decorated, the same class starts.
+    class Fixed {
+      @IsString() flight!: string;
+      @IsOptional() @IsInt() seats = 1;
+      @IsOptional() @IsString() note: string | undefined = undefined;
+    }
+    class FixedTools {
+      @Tool({ description: 'x', input: Fixed })
+      run() {
+        return 'x';
+      }
+    }
+    expect(() => startup([FixedTools])()).not.toThrow();
   });
 
   it('a class with no field takes no arguments: {} is accepted, anything else refused', async () => {
