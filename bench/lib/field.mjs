@@ -53,9 +53,12 @@ async function virtualUser(port, wire, id, run) {
     for (let i = 1; !run.stop; i++) {
       const list = i % 10 === 0;
       const text = `u${id}-${i}`;
-      const r = list
-        ? await send(agent, port, c.headers('tools/list'), c.body('tools/list', {}, i))
-        : await send(agent, port, c.headers('tools/call', 'echo'), c.body('tools/call', { name: 'echo', arguments: { text } }, i));
+      // A request that fails (timeout, reset) counts as bad and the user goes on with the next one.
+      const r = await (list
+        ? send(agent, port, c.headers('tools/list'), c.body('tools/list', {}, i))
+        : send(agent, port, c.headers('tools/call', 'echo'), c.body('tools/call', { name: 'echo', arguments: { text } }, i))
+      ).catch((e) => ({ status: 0, error: e.message }));
+      if (r.error) run.failed ??= r.error;
       let ok = r.status === 200;
       if (ok) {
         const m = messageOf(r.text);
@@ -64,7 +67,7 @@ async function virtualUser(port, wire, id, run) {
       if (run.measuring) ok ? run.good++ : run.bad++;
       else if (!ok) run.badOutside++;
     }
-  } catch (e) {
+  } catch (e) { // the handshake failed: this user sends nothing more
     run.failed ??= e.message;
     run.bad++;
   } finally {
