@@ -3,7 +3,7 @@
 // ≤ 1.05) and used (the field workload's echo with the feature in use beside the same echo without it).
 // Issue 34. Builds of old commits are kept in bench/out/builds/.
 //
-//   node bench/features.mjs [--unused-only | --used-only] [--n 20000] [--rounds 5] [--base <commit or dist/cjs folder>]
+//   node bench/features.mjs [--unused-only | --used-only] [--n 20000] [--rounds 9] [--base <commit or dist/cjs folder>]
 //     [--used-rounds 3] [--users 50] [--ramp 2] [--hold 5]
 //   --base: instead of each feature's own range, this checkout's dist/cjs against that build.
 import { parseArgs } from 'node:util';
@@ -13,7 +13,7 @@ import { fieldTables } from './lib/field-report.mjs';
 
 const { values: a } = parseArgs({ options: {
   'unused-only': { type: 'boolean', default: false }, 'used-only': { type: 'boolean', default: false },
-  n: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, base: { type: 'string' },
+  n: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '9' }, base: { type: 'string' },
   'used-rounds': { type: 'string', default: '3' }, users: { type: 'string', default: '50' }, ramp: { type: 'string', default: '2' }, hold: { type: 'string', default: '5' },
 } });
 pinSelf(1);

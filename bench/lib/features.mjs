@@ -32,7 +32,7 @@ function inprocAB(newDist, baseDist, kind, { n, rounds }) {
 }
 
 /** Unused: each feature's range (or, with `base`, this checkout's dist/cjs against that commit or folder). */
-export function measureUnused({ n = 20000, rounds = 5, base, log = () => {} } = {}) {
+export function measureUnused({ n = 20000, rounds = 9, base, log = () => {} } = {}) {
   const ranges = base ? [{ feature: `this build vs --base ${base}`, base, next: undefined, kinds: ['call', 'session'] }] : FEATURE_RANGES;
   const rows = [];
   for (const r of ranges) {
