@@ -5,6 +5,7 @@
 // part of it: the socket-level figures come from bench.mjs / quick.mjs.
 //
 //   node bench/inproc.mjs [--proc ours-fixed] [--kind call|mrtr|session] [--n 40000] [--rounds 5] [--base bench/out/base/cjs]
+//     [--new <another dist/cjs>]  (the "new" side; default this checkout's dist/cjs)
 //
 // --alloc with PROMOTED_ONLY=1 samples only what survives a young-generation GC (what gets promoted).
 //
@@ -24,7 +25,7 @@ import { pinned } from './lib/procs.mjs';
 const { values: a } = parseArgs({ options: {
   proc: { type: 'string', default: 'ours-fixed' }, kind: { type: 'string', default: 'call' },
   n: { type: 'string', default: '40000' }, rounds: { type: 'string', default: '5' },
-  concurrency: { type: 'string', default: '32' }, base: { type: 'string' }, child: { type: 'boolean', default: false },
+  concurrency: { type: 'string', default: '32' }, base: { type: 'string' }, new: { type: 'string' }, child: { type: 'boolean', default: false },
   alloc: { type: 'boolean', default: false },
 } });
 
@@ -53,7 +54,7 @@ if (a.child) {
 }
 
 const here = fileURLToPath(import.meta.url);
-const sides = [{ name: 'new', dist: fileURLToPath(new URL('../dist/cjs', import.meta.url)) }];
+const sides = [{ name: 'new', dist: a.new ? resolve(a.new) : fileURLToPath(new URL('../dist/cjs', import.meta.url)) }];
 if (a.base) sides.push({ name: 'base', dist: resolve(a.base) });
 for (const s of sides) s.rows = [];
 for (let r = 0; r < Number(a.rounds); r++) {

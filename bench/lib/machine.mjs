@@ -20,6 +20,6 @@ export function machineInfo() {
     cpu: `${c.length} × ${c[0]?.model ?? 'unknown'}`, memGB: Math.round(totalmem() / 2 ** 30), kernel: release(), node: process.version,
     source: sourceRevision(),
     pinning: HAS_TASKSET ? 'servers taskset -c 0, load generator taskset -c 1' : 'none (taskset missing)',
-    packages: Object.fromEntries(['onemodelcontext', '@modelcontextprotocol/server', '@modelcontextprotocol/node', '@modelcontextprotocol/sdk', 'zod', 'autocannon', 'class-validator', 'ajv'].map((p) => [p, p === 'onemodelcontext' ? manifest('').version : versionOf(p)])),
+    packages: Object.fromEntries(['onemodelcontext', '@modelcontextprotocol/server', '@modelcontextprotocol/node', '@modelcontextprotocol/sdk', 'mcp-use', 'fastmcp', 'xmcp', 'zod', 'autocannon', 'class-validator', 'ajv'].map((p) => [p, p === 'onemodelcontext' ? manifest('').version : versionOf(p)])),
   };
 }

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { scenarioRatios, scenarioSummary } from './ratios.mjs';
 import { checkTargets } from './targets-check.mjs';
 import { renderChart } from './chart.mjs';
+import { fieldTables } from './field-report.mjs';
 
 const f = (v, d = 0) => (Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '—');
 const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -53,7 +54,7 @@ function header(results) {
 
 function targets(results) {
   const rows = checkTargets(results).map((t) => [t.target, t.measured, t.met ? '**met**' : 'missed']);
-  return ['## Targets (issues #8 and #20) against this run', '', 'The harness asserts nothing; this is a reading of the medians below.', '', table(['target', 'measured', ''], rows), ''].join('\n');
+  return ['## Targets (issues #8, #20 and #34) against this run', '', 'The harness asserts nothing; this is a reading of the medians below.', '', table(['target', 'measured', ''], rows), ''].join('\n');
 }
 
 function scenario(s) {
@@ -114,8 +115,22 @@ function profile(dir) {
   return parts.join('\n');
 }
 
+/** Issue 34: the field's benchmark, cold launch, installed size, the new features; each with when and under what load it ran. */
+function field(results) {
+  const tables = fieldTables(results);
+  if (!tables.length) return '';
+  const runs = [['field workload', results.field?.run], ['cold launch', results.launch?.run], ['installed size', results.sizeRun], ['features', results.features?.run]]
+    .filter(([, r]) => r).map(([what, r]) => [what, `${r.started} → ${r.finished}`, r.source, `${r.loadavgBefore?.join(' / ') ?? '–'} → ${r.loadavgAfter.join(' / ')}`]);
+  return ['## The field\'s benchmark, cold launch, installed size, the new features (issue 34)', '',
+    'Peers: `bench/lib/peers.mjs` (each with one `echo` tool; `bench/servers/`). These sections may come from a later run than the scenarios above '
+      + '(`node bench/bench.mjs --only field,launch,size,features --merge`): when, from which source and under what load (1 / 5 / 15 min load average, 2 CPUs) each ran:', '',
+    table(['section', 'ran', 'source', 'load average before → after'], runs), '',
+    ...tables.flatMap((t) => [`### ${t.title}`, '', table(Object.keys(t.rows[0] ?? { '': '' }), t.rows.map((r) => Object.values(r))), '', ...(t.notes ?? []).flatMap((l) => [l, '']), '']),
+  ].join('\n');
+}
+
 export function writeReport(results, dir) {
-  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup, results.startupNote), startupScale(results.startupScale), sessions(results.sessions), codec(results.stateCodec), profile(dir)].join('\n');
+  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup, results.startupNote), startupScale(results.startupScale), sessions(results.sessions), codec(results.stateCodec), field(results), profile(dir)].join('\n');
   writeFileSync(`${dir}RESULTS.md`, md.replace(/\n{3,}/g, '\n\n'));
   writeFileSync(`${dir}results.svg`, renderChart(results));
   console.error(`wrote ${dir}RESULTS.md and ${dir}results.svg`);

@@ -67,6 +67,24 @@ export function checkTargets(results) {
   const legacy = ratio(results, 'echo-legacy', 'ours (session)', 'sdk-v1 (stateless)');
   if (legacy) add('legacy session echo ≥ 14× SDK v1', legacy.median, legacy.median >= 14, x(legacy));
   for (const r of layerRows(results)) out.push(r);
+  for (const r of fieldRows(results)) out.push(r);
+  return out;
+}
+
+/** Issue 34: the field's benchmark, cold launch, installed size, the new features unused (when run). */
+function fieldRows(results) {
+  const out = [];
+  for (const l of results.field?.leads ?? []) {
+    out.push({ target: `field workload ${l.wire}: ahead of ${l.peer}`, measured: `${l.opsRatio.toFixed(2)}× ops/s (server CPU per op: ${l.cpuRatio.toFixed(2)}× less)`, met: l.lead });
+  }
+  const launch = results.launch?.rows;
+  const [lo, ls] = [launch?.find((r) => r.server === 'ours'), launch?.find((r) => r.server === 'sdk-v2')];
+  if (lo && ls) out.push({ target: `cold launch to the first answered tools/call (${results.launch.launches} starts) ≤ SDK v2's`, measured: `${lo.medianMs.toFixed(0)} ms vs ${ls.medianMs.toFixed(0)} ms (CPU ${lo.cpuMs.toFixed(0)} vs ${ls.cpuMs.toFixed(0)} ms)`, met: lo.medianMs <= ls.medianMs });
+  const [so, ss] = [results.size?.find((r) => r.app === 'ours'), results.size?.find((r) => r.app === 'sdk-v2')];
+  if (so && ss) out.push({ target: 'installed size of a minimal server app < SDK v2\'s', measured: `${so.MiB.toFixed(1)} MiB vs ${ss.MiB.toFixed(1)} MiB`, met: so.bytes < ss.bytes });
+  for (const u of results.features?.unused ?? []) {
+    out.push({ target: `${u.feature} unused, ${u.kind}: ≤ 5 % slower than the build before it`, measured: `${u.ratio.toFixed(3)}× CPU per request`, met: u.ratio <= 1.05 });
+  }
   return out;
 }
 

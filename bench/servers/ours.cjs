@@ -4,7 +4,8 @@
 // generated), ENCRYPT=1 (AES-GCM requestState instead of HMAC), SINGLE_USE=1 (singleUseRequestState:
 // every token redeemable once, in memory), OAUTH_JWK (an OAuth resource server trusting that key,
 // whose JWKS this process serves on PORT + 2000; bench/lib/bench-jwt.mjs signs the token), JWT_CACHE_SECONDS
-// (its jwtCacheSeconds), EXTRA (js|hash|hmac|aes: one extra operation per echo call, servers/extra-work.cjs).
+// (its jwtCacheSeconds), EXTRA (js|hash|hmac|aes: one extra operation per echo call, servers/extra-work.cjs),
+// FALLBACK (an ask fallback declared on echo), REDIS_URL (the fleet's shared stores, leases included).
 const { resolve } = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, IsArray, Length, Matches, Max, MaxLength, Min } = require('class-validator');
@@ -77,7 +78,10 @@ if (process.env.OTEL === '1') {
 // row). Swapped in before decoration, so without EXTRA the measured echo is untouched.
 const extra = require('./extra-work.cjs').extraWork(process.env.EXTRA);
 if (extra) BenchTools.prototype.echo = function (args) { extra(); return args.text; };
-if (tools.has('echo')) decorateMethod(BenchTools, 'echo', [EchoArgs], [Tool({ description: 'Echo text' }), ...pipeline]);
+// FALLBACK=deny|approvalPage|argument (bench/features.mjs): echo declares it may confirm, with that ask fallback, so
+// every call runs through the fallback port (the row "ask fallbacks used"); without it nothing is declared.
+const asks = process.env.FALLBACK ? { asks: { kinds: ['confirm'], fallback: process.env.FALLBACK } } : {};
+if (tools.has('echo')) decorateMethod(BenchTools, 'echo', [EchoArgs], [Tool({ description: 'Echo text', ...asks }), ...pipeline]);
 if (tools.has('fixed')) decorateMethod(BenchTools, 'simpleText', [], [Tool({ name: 'test_simple_text', description: 'Tests simple text content response' })]);
 if (tools.has('form10')) decorateMethod(BenchTools, 'signup', [SignupArgs], [Tool({ description: 'Sign up (ten validated fields)' })]);
 if (tools.has('confirm_echo')) decorateMethod(BenchTools, 'confirm_echo', [EchoArgs, Context], [Tool({ description: 'Echo after a confirmation round' }), ...pipeline]);
