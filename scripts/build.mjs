@@ -6,12 +6,14 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { bundleCjs } from './cjs-bundle.mjs';
 import { buildEsm } from './esm-build.mjs';
 
 const require = createRequire(import.meta.url);
 rmSync('dist', { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 lazyColdLayers('dist/cjs/index.js');
+const bundled = await bundleCjs('dist/cjs');
 
 const ENTRIES = [
   { name: 'index', file: 'index' },
@@ -47,4 +49,4 @@ function lazyColdLayers(file) {
   writeFileSync(file, lines.join('\n'));
 }
 
-console.log(`built dist/cjs and dist/esm (${ENTRIES.length} entries, ${esmFiles} ES modules)`);
+console.log(`built dist/cjs (${bundled} modules in dist/cjs/bundle.js) and dist/esm (${ENTRIES.length} entries, ${esmFiles} ES modules)`);
