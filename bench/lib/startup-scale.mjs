@@ -13,11 +13,11 @@ export const SCALE_SERVERS = [
   { label: 'ours', file: file('stdio-scale-ours.cjs') },
   { label: 'sdk-v2', file: file('stdio-scale-sdk-v2.mjs') },
 ];
-const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } };
+export const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } };
 
-/** One stdio child speaking newline-delimited JSON-RPC. */
-function stdioPeer(server, env) {
-  const [cmd, args] = pinned(0, [process.execPath, server.file]);
+/** One stdio child speaking newline-delimited JSON-RPC (`server.args` after the file, e.g. a CLI's). */
+export function stdioPeer(server, env) {
+  const [cmd, args] = pinned(0, [process.execPath, server.file, ...(server.args ?? [])]);
   const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = new Map();
   let buffered = '';
@@ -57,7 +57,7 @@ function stdioPeer(server, env) {
   };
 }
 
-async function checkTools(peer, n, label, callEvery) {
+export async function checkTools(peer, n, label, callEvery) {
   const names = [];
   for (let cursor, first = true; first || cursor; first = false) {
     const r = await peer.request('tools/list', cursor ? { cursor } : {});
