@@ -88,6 +88,15 @@ export function startupScale(st) {
     })), ''].join('\n');
 }
 
+export function bridgeScale(bs) {
+  if (!bs) return '';
+  const n = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+  return ['## Mounted tools as the upstream grows: a bridge over stdio (issue 38)', '',
+    `An app mounting one upstream (servers/bridge-scale.cjs) whose N tools come from the SDK v2 fixture; spawn → \`initialize\` (answered once the tools are mounted), the bridge's own CPU (not the upstream child's), then every page of \`tools/list\`. Medians of ${bs.rounds} round(s); linear = CPU per mounted tool flat.`, '',
+    table(['N', 'spawn→initialize ms', 'bridge CPU ms', 'CPU µs per mounted tool', 'tools/list (all pages) ms', 'list CPU ms', 'list CPU µs per tool', 'peak RSS MB'],
+      bs.summary.map((r) => [r.n, n(r.medianMs), n(r.cpuMs), n(r.cpuPerToolUs), n(r.listMs), n(r.listCpuMs), n(r.listCpuPerToolUs, 1), n(r.peakMB)])), ''].join('\n');
+}
+
 function sessions(se) {
   if (!se) return '';
   return ['## Memory per 1 000 idle legacy sessions', '',
@@ -115,7 +124,7 @@ function profile(dir) {
 }
 
 export function writeReport(results, dir) {
-  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup, results.startupNote), startupScale(results.startupScale), sessions(results.sessions), codec(results.stateCodec), profile(dir)].join('\n');
+  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup, results.startupNote), startupScale(results.startupScale), bridgeScale(results.bridgeScale), sessions(results.sessions), codec(results.stateCodec), profile(dir)].join('\n');
   writeFileSync(`${dir}RESULTS.md`, md.replace(/\n{3,}/g, '\n\n'));
   writeFileSync(`${dir}results.svg`, renderChart(results));
   console.error(`wrote ${dir}RESULTS.md and ${dir}results.svg`);
