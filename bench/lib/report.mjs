@@ -81,10 +81,10 @@ export function startupScale(st) {
   if (!st) return '';
   const n = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
   return ['## Start-up as the app grows: spawn → `initialize` answer over stdio (issue 38)', '',
-    `N tools, each with its own three-field schema (ours: a class-validator DTO per tool; SDK v2: a zod object per tool); ${st.rounds} round(s), the order flipped every round; the server's CPU (utime+stime) and peak RSS (VmHWM) read from /proc when the answer arrives. Every tool is listed, and called in the first round. Ratios: median of per-round ratios (peak RSS: ratio of medians).`, '',
-    table(['N', 'server', 'median ms', 'server CPU ms', 'peak RSS MB', 'per round ms'], st.summary.map((r) => {
+    `N tools, each with its own three-field schema (ours: a class-validator DTO per tool; SDK v2: a zod object per tool); ${st.rounds} round(s), the order flipped every round; the server's CPU (utime+stime) and peak RSS (VmHWM) read from /proc when the answer arrives, and the CPU again once every page of \`tools/list\` is answered. Every tool is listed, and called in the first round. Ratios: median of per-round ratios (peak RSS: ratio of medians).`, '',
+    table(['N', 'server', 'median ms', 'server CPU ms', 'CPU ms after tools/list', 'peak RSS MB', 'per round ms'], st.summary.map((r) => {
       const ratio = r.label.includes('÷');
-      return [r.n, ratio ? `**${r.label}**` : r.label, n(r.medianMs, ratio ? 2 : 0), n(r.cpuMs, ratio ? 2 : 0), n(r.peakMB, ratio ? 2 : 0), r.perRound?.join(' · ') ?? ''];
+      return [r.n, ratio ? `**${r.label}**` : r.label, n(r.medianMs, ratio ? 2 : 0), n(r.cpuMs, ratio ? 2 : 0), n(r.listedCpuMs, ratio ? 2 : 0), n(r.peakMB, ratio ? 2 : 0), r.perRound?.join(' · ') ?? ''];
     })), ''].join('\n');
 }
 
