@@ -3,7 +3,8 @@
 // entries with code splitting: each entry is one file, and what entries share (the server, its classes)
 // sits in shared chunks under dist/esm/chunks/, so every entry sees one copy of each class. Packages
 // stay external (the app shares class-validator, tsyringe and the others with us); Node built-ins stay
-// imports, so `onemodelcontext/web`'s graph still holds only what its modules import.
+// imports, so `onemodelcontext/web`'s graph still holds only what its modules import (and
+// reflect-metadata, which every output file imports first).
 import { build } from 'esbuild';
 import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,9 @@ export async function bundleEsm(dir, entries) {
     target: 'node20',
     packages: 'external',
     chunkNames: 'chunks/[name]-[hash]',
+    // Splitting can run a chunk with decorated classes before the chunk that imported reflect-metadata
+    // (an app importing `onemodelcontext/redis` first did): every output file imports it first.
+    banner: { js: 'import "reflect-metadata";' },
     legalComments: 'none',
     logLevel: 'warning',
   });
