@@ -17,6 +17,7 @@ import { pinSelf } from './lib/procs.mjs';
 import { machineInfo } from './lib/machine.mjs';
 import { measureStartup } from './lib/startup.mjs';
 import { measureStartupScale } from './lib/startup-scale.mjs';
+import { measureBridgeScale } from './lib/bridge-scale.mjs';
 import { measureSessions } from './lib/sessions.mjs';
 import { runStateCodec } from './lib/state-codec.mjs';
 import { writeReport } from './lib/report.mjs';
@@ -61,6 +62,11 @@ if (wanted('startup')) { console.error('start-up'); results.startup = await meas
 if (wanted('startup-scale')) {
   console.error('start-up at 1, 500, 5 000 tools (stdio)');
   results.startupScale = await measureStartupScale({ rounds: args.smoke ? 1 : opts.startupRuns, log: (l) => console.error(`  ${l}`) });
+  save();
+}
+if (wanted('bridge-scale')) {
+  console.error('mounted tools at 1, 500, 5 000 (a bridge over stdio)');
+  results.bridgeScale = await measureBridgeScale({ rounds: args.smoke ? 1 : 3, sizes: args.smoke ? [1, 500] : [1, 500, 5000], log: (l) => console.error(`  ${l}`) });
   save();
 }
 if (wanted('sessions')) { console.error('idle sessions'); results.sessions = await measureSessions(opts.sessions); save(); }
@@ -111,6 +117,7 @@ for (const s of results.scenarios) {
 }
 if (results.startup) console.table(results.startup.summary);
 if (results.startupScale) console.table(results.startupScale.summary.map(({ perRound, ...r }) => r));
+if (results.bridgeScale) console.table(results.bridgeScale.summary);
 if (results.sessions) console.table(results.sessions.summary);
 for (const t of fieldTables(results)) {
   console.log(`\n${t.title}`);

@@ -1,17 +1,22 @@
 // Builds the package: CommonJS + declarations with tsc into dist/cjs, and a true ESM build of the
-// same sources into dist/esm (scripts/esm-build.mjs; its types are the CommonJS declarations).
+// same sources into dist/esm (scripts/esm-build.mjs; its types are the CommonJS declarations). Both are
+// then bundled (issue 38): dist/cjs/bundle.js with a stub per file (scripts/cjs-bundle.mjs), and one
+// file per ESM entry with shared chunks (scripts/esm-bundle.mjs).
 // Entries: the main one, one subpath per framework adapter (`onemodelcontext/express`, …) so the
 // main entry's types import neither express nor fastify, `onemodelcontext/redis` (the shared stores)
 // and `onemodelcontext/web` (web-standard runtimes: no node:http, fs, path or child_process).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { bundleCjs } from './cjs-bundle.mjs';
 import { buildEsm } from './esm-build.mjs';
+import { bundleEsm } from './esm-bundle.mjs';
 
 const require = createRequire(import.meta.url);
 rmSync('dist', { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 lazyColdLayers('dist/cjs/index.js');
+const bundled = await bundleCjs('dist/cjs');
 
 const ENTRIES = [
   { name: 'index', file: 'index' },
@@ -22,6 +27,7 @@ const ENTRIES = [
   { name: 'web', file: 'web' },
 ];
 const esmFiles = buildEsm(require.resolve('typescript/bin/tsc'));
+await bundleEsm('dist/esm', ENTRIES.map((e) => e.file));
 mkdirSync('dist/esm', { recursive: true });
 for (const { name, file } of ENTRIES) writeFileSync(`dist/esm/${name}.d.mts`, `export * from '../cjs/${file}.js';\n`);
 /**
@@ -47,4 +53,4 @@ function lazyColdLayers(file) {
   writeFileSync(file, lines.join('\n'));
 }
 
-console.log(`built dist/cjs and dist/esm (${ENTRIES.length} entries, ${esmFiles} ES modules)`);
+console.log(`built dist/cjs (${bundled} modules in dist/cjs/bundle.js) and dist/esm (${ENTRIES.length} entries bundled from ${esmFiles} ES modules, shared chunks in dist/esm/chunks)`);

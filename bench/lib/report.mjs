@@ -82,11 +82,20 @@ export function startupScale(st) {
   if (!st) return '';
   const n = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
   return ['## Start-up as the app grows: spawn → `initialize` answer over stdio (issue 38)', '',
-    `N tools, each with its own three-field schema (ours: a class-validator DTO per tool; SDK v2: a zod object per tool); ${st.rounds} round(s), the order flipped every round; the server's CPU (utime+stime) and peak RSS (VmHWM) read from /proc when the answer arrives. Every tool is listed, and called in the first round. Ratios: median of per-round ratios (peak RSS: ratio of medians).`, '',
-    table(['N', 'server', 'median ms', 'server CPU ms', 'peak RSS MB', 'per round ms'], st.summary.map((r) => {
+    `N tools, each with its own three-field schema (ours: a class-validator DTO per tool; SDK v2: a zod object per tool); ${st.rounds} round(s), the order flipped every round; the server's CPU (utime+stime) and peak RSS (VmHWM) read from /proc when the answer arrives, and the CPU again once every page of \`tools/list\` is answered. Every tool is listed, and called in the first round. Ratios: median of per-round ratios (peak RSS: ratio of medians).`, '',
+    table(['N', 'server', 'median ms', 'server CPU ms', 'CPU ms after tools/list', 'peak RSS MB', 'per round ms'], st.summary.map((r) => {
       const ratio = r.label.includes('÷');
-      return [r.n, ratio ? `**${r.label}**` : r.label, n(r.medianMs, ratio ? 2 : 0), n(r.cpuMs, ratio ? 2 : 0), n(r.peakMB, ratio ? 2 : 0), r.perRound?.join(' · ') ?? ''];
+      return [r.n, ratio ? `**${r.label}**` : r.label, n(r.medianMs, ratio ? 2 : 0), n(r.cpuMs, ratio ? 2 : 0), n(r.listedCpuMs, ratio ? 2 : 0), n(r.peakMB, ratio ? 2 : 0), r.perRound?.join(' · ') ?? ''];
     })), ''].join('\n');
+}
+
+export function bridgeScale(bs) {
+  if (!bs) return '';
+  const n = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+  return ['## Mounted tools as the upstream grows: a bridge over stdio (issue 38)', '',
+    `An app mounting one upstream (servers/bridge-scale.cjs) whose N tools come from the SDK v2 fixture; spawn → \`initialize\` (answered once the tools are mounted), the bridge's own CPU (not the upstream child's), then every page of \`tools/list\`. Medians of ${bs.rounds} round(s); linear = CPU per mounted tool flat.`, '',
+    table(['N', 'spawn→initialize ms', 'bridge CPU ms', 'CPU µs per mounted tool', 'tools/list (all pages) ms', 'list CPU ms', 'list CPU µs per tool', 'peak RSS MB'],
+      bs.summary.map((r) => [r.n, n(r.medianMs), n(r.cpuMs), n(r.cpuPerToolUs), n(r.listMs), n(r.listCpuMs), n(r.listCpuPerToolUs, 1), n(r.peakMB)])), ''].join('\n');
 }
 
 function sessions(se) {
@@ -130,7 +139,8 @@ function field(results) {
 }
 
 export function writeReport(results, dir) {
-  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup, results.startupNote), startupScale(results.startupScale), sessions(results.sessions), codec(results.stateCodec), field(results), profile(dir)].join('\n');
+  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup, results.startupNote), startupScale(results.startupScale), bridgeScale(results.bridgeScale), sessions(results.sessions), codec(results.stateCodec), field(results), profile(dir)].join('
+');
   writeFileSync(`${dir}RESULTS.md`, md.replace(/\n{3,}/g, '\n\n'));
   writeFileSync(`${dir}results.svg`, renderChart(results));
   console.error(`wrote ${dir}RESULTS.md and ${dir}results.svg`);

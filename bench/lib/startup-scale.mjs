@@ -2,7 +2,8 @@
 // class-validator DTO per tool, servers/stdio-scale-ours.cjs; SDK v2: a zod object per tool,
 // servers/stdio-scale-sdk-v2.mjs). Timed from spawn() to the `initialize` answer on stdout; the server's
 // CPU (utime+stime) and peak RSS (VmHWM) read from /proc at that moment. Then checked: every tool listed
-// (all pages) and one tool called (in the first round every tool is called). Rounds alternate the order.
+// (all pages; the server's CPU read again then: ready to serve, whatever each side left for the first
+// tools/list) and one tool called (in the first round every tool is called). Rounds alternate the order.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { median } from './stats.mjs';
@@ -13,11 +14,11 @@ export const SCALE_SERVERS = [
   { label: 'ours', file: file('stdio-scale-ours.cjs') },
   { label: 'sdk-v2', file: file('stdio-scale-sdk-v2.mjs') },
 ];
-const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } };
+export const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } };
 
-/** One stdio child speaking newline-delimited JSON-RPC. */
-function stdioPeer(server, env) {
-  const [cmd, args] = pinned(0, [process.execPath, server.file]);
+/** One stdio child speaking newline-delimited JSON-RPC (`server.args` after the file, e.g. a CLI's). */
+export function stdioPeer(server, env) {
+  const [cmd, args] = pinned(0, [process.execPath, server.file, ...(server.args ?? [])]);
   const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = new Map();
   let buffered = '';
@@ -57,7 +58,8 @@ function stdioPeer(server, env) {
   };
 }
 
-async function checkTools(peer, n, label, callEvery) {
+/** Lists every page, checks the count, then calls every tool (or the last); `listed` runs after the listing. */
+export async function checkTools(peer, n, label, callEvery, listed = () => {}) {
   const names = [];
   for (let cursor, first = true; first || cursor; first = false) {
     const r = await peer.request('tools/list', cursor ? { cursor } : {});
@@ -66,6 +68,7 @@ async function checkTools(peer, n, label, callEvery) {
     cursor = r.result.nextCursor;
   }
   if (new Set(names).size !== n) throw new Error(`${label}: listed ${new Set(names).size} tools, expected ${n}`);
+  listed();
   for (const name of callEvery ? names : names.slice(-1)) {
     const r = await peer.request('tools/call', { name, arguments: { text: 'hi', count: 1 } });
     const text = r.result?.content?.[0]?.text;
@@ -82,8 +85,11 @@ async function startOnce(server, n, callEvery) {
     const st = procStat(peer.child.pid); // taskset execs node: the pid is the server's
     if (!init.result?.protocolVersion) throw new Error(`${server.label}: initialize failed: ${JSON.stringify(init)}`);
     peer.notify('notifications/initialized');
-    await checkTools(peer, n, `${server.label} N=${n}`, callEvery);
-    return { ms, cpuMs: (st.cpuTicks * 1000) / CLK_TCK, peakMB: st.hwmKB / 1024 };
+    let listedCpuMs;
+    await checkTools(peer, n, `${server.label} N=${n}`, callEvery, () => {
+      listedCpuMs = (procStat(peer.child.pid).cpuTicks * 1000) / CLK_TCK;
+    });
+    return { ms, cpuMs: (st.cpuTicks * 1000) / CLK_TCK, listedCpuMs, peakMB: st.hwmKB / 1024 };
   } finally {
     await peer.stop();
   }
@@ -106,24 +112,24 @@ export async function measureStartupScale({ rounds = 5, sizes = [1, 500, 5000], 
     const of = (label, k) => median(rows.filter((r) => r.label === label && r.n === n).map((r) => r[k]));
     for (const s of servers) {
       summary.push({
-        n, label: s.label, medianMs: of(s.label, 'ms'), cpuMs: of(s.label, 'cpuMs'), peakMB: of(s.label, 'peakMB'),
+        n, label: s.label, medianMs: of(s.label, 'ms'), cpuMs: of(s.label, 'cpuMs'), listedCpuMs: of(s.label, 'listedCpuMs'), peakMB: of(s.label, 'peakMB'),
         perRound: rows.filter((r) => r.label === s.label && r.n === n).map((r) => Math.round(r.ms)),
       });
     }
     // Ratio of medians, and the median of per-round ratios (robust to a slow round hitting one side).
     const perRound = [...new Set(rows.map((r) => r.round))].map((round) => {
       const at = (label) => rows.find((r) => r.label === label && r.n === n && r.round === round);
-      return { ms: at('ours').ms / at('sdk-v2').ms, cpu: at('ours').cpuMs / at('sdk-v2').cpuMs };
+      return { ms: at('ours').ms / at('sdk-v2').ms, cpu: at('ours').cpuMs / at('sdk-v2').cpuMs, listed: at('ours').listedCpuMs / at('sdk-v2').listedCpuMs };
     });
     if (servers.some((s) => s.label === 'ours-base')) {
       const ab = [...new Set(rows.map((r) => r.round))].map((round) => {
         const at = (label) => rows.find((r) => r.label === label && r.n === n && r.round === round);
-        return { ms: at('ours').ms / at('ours-base').ms, cpu: at('ours').cpuMs / at('ours-base').cpuMs };
+        return { ms: at('ours').ms / at('ours-base').ms, cpu: at('ours').cpuMs / at('ours-base').cpuMs, listed: at('ours').listedCpuMs / at('ours-base').listedCpuMs };
       });
-      summary.push({ n, label: 'ours ÷ ours-base', medianMs: median(ab.map((x) => x.ms)), cpuMs: median(ab.map((x) => x.cpu)), peakMB: of('ours', 'peakMB') / of('ours-base', 'peakMB') });
+      summary.push({ n, label: 'ours ÷ ours-base', medianMs: median(ab.map((x) => x.ms)), cpuMs: median(ab.map((x) => x.cpu)), listedCpuMs: median(ab.map((x) => x.listed)), peakMB: of('ours', 'peakMB') / of('ours-base', 'peakMB') });
     }
     summary.push({
-      n, label: 'ours ÷ sdk-v2', medianMs: median(perRound.map((x) => x.ms)), cpuMs: median(perRound.map((x) => x.cpu)),
+      n, label: 'ours ÷ sdk-v2', medianMs: median(perRound.map((x) => x.ms)), cpuMs: median(perRound.map((x) => x.cpu)), listedCpuMs: median(perRound.map((x) => x.listed)),
       peakMB: of('ours', 'peakMB') / of('sdk-v2', 'peakMB'),
     });
   }

@@ -288,6 +288,10 @@ export class McpApplication {
     else if (def.kind === 'completion') this.registry.addCompletion(def);
     else this.registry.addResourceTemplate(def);
   }
+  /** @internal Runs `fn` (adds and removes) with one list_changed per changed list at its end. */
+  batchDefinitions<T>(fn: () => T): T {
+    return this.registry.batch(fn);
+  }
   /** @internal Removes what `addDefinition` added (by its name, URI or URI template). */
   removeDefinition(def: MountableDefinition): boolean {
     if (def.kind === 'tool') return this.registry.removeTool(def.name);

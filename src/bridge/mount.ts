@@ -166,6 +166,11 @@ export class Mount {
           : [];
       next.set(keyOf(def), { def, completions, json: JSON.stringify(def.descriptor) });
     }
+    // One list_changed for the whole sync, not one per item.
+    this.app.batchDefinitions(() => this.apply(list, next));
+  }
+
+  private apply(list: ListName, next: Map<string, Mounted>): void {
     const current = this.mounted[list];
     for (const [key, was] of current) {
       if (next.get(key)?.json === was.json) continue;

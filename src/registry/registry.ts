@@ -35,6 +35,8 @@ export class Registry {
   /** Snapshots for listing, rebuilt lazily after a change so list calls allocate nothing. */
   private snapshots: Partial<Record<'tools' | 'prompts' | 'resources' | 'templates' | 'skills', readonly unknown[]>> =
     {};
+  /** Lists changed inside `batch`, announced once when it ends. */
+  private held?: Set<ListKind>;
 
   addTool(def: ToolDefinition): void {
     this.put(this.tools, def.name, def, 'tool');
@@ -195,12 +197,28 @@ export class Registry {
     map.set(key, def);
   }
 
+  /**
+   * Runs `fn` with list changes held: each list it changed is announced once at the end, not once per
+   * item (a bridge syncing 5 000 upstream tools sends each client one list_changed, not 5 000).
+   */
+  batch<T>(fn: () => T): T {
+    if (this.held) return fn();
+    const held = (this.held = new Set());
+    try {
+      return fn();
+    } finally {
+      this.held = undefined;
+      for (const list of held) this.emit({ type: 'listChanged', list });
+    }
+  }
+
   private changed(list: ListKind): true {
     if (list === 'resources') {
       this.snapshots.resources = undefined;
       this.snapshots.templates = undefined;
     } else this.snapshots[list] = undefined;
-    this.emit({ type: 'listChanged', list });
+    if (this.held) this.held.add(list);
+    else this.emit({ type: 'listChanged', list });
     return true;
   }
 

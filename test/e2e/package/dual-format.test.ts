@@ -45,3 +45,12 @@ test('the ES modules import each other (the ESM graph does not load dist/cjs)', 
     'console.log(JSON.stringify({ cjsLoaded: ours.length, type: typeof McpApplication }))';
   expect(JSON.parse(node(['--input-type=module', '-e', script]))).toEqual({ cjsLoaded: 0, type: 'function' });
 });
+
+test('the bundled ES entries share one copy of each class (shared chunks, not a copy per entry)', () => {
+  const script =
+    "import 'reflect-metadata'; import * as root from 'onemodelcontext'; import * as web from 'onemodelcontext/web'; " +
+    "import * as fetch from 'onemodelcontext/fetch'; " +
+    'console.log(JSON.stringify({ app: root.McpApplication === web.McpApplication, ' +
+    'error: root.FrameworkError === web.FrameworkError, handler: root.createFetchHandler === fetch.createFetchHandler }))';
+  expect(JSON.parse(node(['--input-type=module', '-e', script]))).toEqual({ app: true, error: true, handler: true });
+});

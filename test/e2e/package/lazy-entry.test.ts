@@ -39,3 +39,22 @@ test('require("onemodelcontext") defers the cold layers; every name still resolv
     undefinedNames: [],
   });
 });
+
+test('the CommonJS build is one bundle: every entry and deep file shares one copy of each class', () => {
+  const script = `
+    require('reflect-metadata');
+    const root = require('onemodelcontext');
+    const deep = require('./dist/cjs/app/application.js');
+    const web = require('onemodelcontext/web');
+    const errors = require('./dist/cjs/errors/framework-error.js');
+    const client = require('./dist/cjs/client/context-client.js'); // left out of the bundle: a plain file
+    console.log(JSON.stringify({
+      deep: deep.McpApplication === root.McpApplication,
+      web: web.McpApplication === root.McpApplication,
+      errors: errors.FrameworkError === root.FrameworkError,
+      client: client.ContextClient === root.ContextClient,
+      stub: require('node:fs').readFileSync('dist/cjs/app/application.js', 'utf8').includes('bundle.js'),
+    }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
+  expect(out).toEqual({ deep: true, web: true, errors: true, client: true, stub: true });
+});
