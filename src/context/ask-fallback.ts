@@ -104,6 +104,13 @@ export interface ApprovalFlowHandle {
   recordOnce(key: string, value: unknown): Promise<void>;
   /** Puts a question on the page; resolves with its link. */
   ask(question: PageQuestion): Promise<ApprovalNeeded>;
+  /** The page this question already waits on (not yet answered), with its link: a later call stays on it. */
+  page(key: string, fingerprint: string): ApprovalNeeded | undefined;
+  /**
+   * Waits until the person answers this question's page (on any instance): its answer, or undefined
+   * at the deadline, on abort, or when the flow is gone.
+   */
+  waitAnswer(key: string, fingerprint: string, o: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown>;
   /** The handler finished: the flow is used up; a repeat of the call gets `result`. */
   complete(result: unknown): Promise<void>;
   /** The call ended without finishing (another page, or an error): let the next call continue. */

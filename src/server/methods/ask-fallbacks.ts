@@ -5,7 +5,7 @@
  */
 import { APPROVAL_META_KEY, type ApprovalNeeded, type AskPolicy } from '../../context/ask-fallback';
 import type { AskPort } from '../../context/ask-port';
-import { ApprovalCompleted, FallbackAskPort } from '../../context/fallback-port';
+import { ApprovalCompleted, FallbackAskPort, type UrlChannel } from '../../context/fallback-port';
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { CallToolResult } from '../../protocol/types';
 import { APPROVAL_ARGUMENT, CONFIRM_ARGUMENT, withoutFallbackArgument } from '../../registry/declared-asks';
@@ -79,6 +79,7 @@ export function withFallback(
     approvalId: typeof approvalId === 'string' ? approvalId : undefined,
     confirmArgument: def.asks?.fallback === 'argument' && raw[CONFIRM_ARGUMENT] === true,
     desk: core.approvals,
+    channel: new RequestChannel(scope, io),
     report: (note) => {
       core.logger.warn(`ask not shown to a person: tool ${def.name} used its fallback`, {
         ...note,
@@ -135,6 +136,26 @@ export function approvalResult(a: ApprovalNeeded, def: ToolDefinition): CallTool
   return def.outputSchema
     ? { content: [{ type: 'text', text }], isError: true, _meta: meta }
     : { content: [{ type: 'text', text }], _meta: meta };
+}
+
+/** A page question's URL elicitation goes out on the call's own channel (the signal is read only when used). */
+class RequestChannel implements UrlChannel {
+  readonly elicitationIds: boolean;
+
+  constructor(
+    scope: RequestScope,
+    private readonly io: RequestIO,
+  ) {
+    this.elicitationIds = scope.era === 'legacy' && scope.protocolVersion === '2025-11-25';
+  }
+
+  get signal(): AbortSignal {
+    return this.io.signal;
+  }
+
+  notify(method: string, params: JsonObject): void {
+    this.io.notify({ jsonrpc: '2.0', method, params });
+  }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
