@@ -152,8 +152,9 @@ export class FallbackAskPort implements AskPort {
       if (replay) delete replay.flow.answers[ask.key];
       return { ok: false, reason: 'instant-decline' };
     } catch (e) {
-      if (e instanceof FrameworkError && e.code === 'OMC_ASK_TIMEOUT') return { ok: false, reason: 'no-answer' };
-      if (e instanceof FrameworkError && e.code === 'OMC_ASK_UNAVAILABLE') return { ok: false, reason: 'no-capability' };
+      const code = e instanceof FrameworkError ? e.code : undefined;
+      if (code === 'OMC_ASK_TIMEOUT') return { ok: false, reason: 'no-answer' };
+      if (code === 'OMC_ASK_UNAVAILABLE') return { ok: false, reason: 'no-capability' };
       throw e;
     }
   }
