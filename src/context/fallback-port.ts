@@ -224,7 +224,9 @@ export class FallbackAskPort implements AskPort {
     if (!consent.ok) return undefined;
     if (consent.value.action !== 'accept') {
       const declined = ask.decode({ action: consent.value.action });
-      return declined.ok ? { value: declined.value } : undefined;
+      if (!declined.ok) return undefined;
+      this.seenByPerson(ask.key);
+      return { value: declined.value };
     }
     const fingerprint = askFingerprint(ask.request);
     const { answerDeadlineMs } = this.o.policy;
@@ -234,7 +236,15 @@ export class FallbackAskPort implements AskPort {
     if (elicitationId) channel.notify('notifications/elicitation/complete', { elicitationId });
     const decoded = ask.decode(answer);
     // An answer that fails the ask's own check (checked elsewhere in a fleet) gets a new page.
-    return decoded.ok ? { value: decoded.value } : { value: await this.toPage(ask) };
+    if (!decoded.ok) return { value: await this.toPage(ask) };
+    this.seenByPerson(ask.key);
+    return { value: decoded.value };
+  }
+
+  /** A question a person answered on its page (or declined in the host) is no longer "not shown". */
+  private seenByPerson(key: string): void {
+    const at = this.notShown.findIndex((n) => n.key === key);
+    if (at >= 0) this.notShown.splice(at, 1);
   }
 
   private async startFlow(desk: ApprovalDesk): Promise<ApprovalFlowHandle> {

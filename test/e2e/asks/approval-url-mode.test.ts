@@ -3,8 +3,8 @@
  * declared `elicitation.url` is sent each page's link as `elicitation/create` (mode `url`) instead of
  * a tool result with the link. The person answers the page; the call goes on with that answer
  * (legacy: the held call, then `notifications/elicitation/complete` with the elicitationId; 2026:
- * the client's retry finds it). Clients: the official v1 client (url only, and form + url with a
- * host that auto-declines forms), the official v2 client, ours on both eras. The charge runs once.
+ * the client's retry finds it). Clients: the official v1 client, the official v2 client, ours on
+ * both eras. The charge runs once.
  */
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -54,26 +54,20 @@ interface Host {
   book: (args: Record<string, unknown>) => Promise<{ text: string; meta?: Record<string, unknown> }>;
   seen: UrlAsk[];
   completed: string[];
-  formAsks: number;
   close: () => Promise<void>;
 }
 type Connect = (url: string) => Promise<Host>;
 
 const textOf = (r: any): string => r.content.map((c: { text?: string }) => c.text ?? '').join('');
 
-/** Official v1 client, 2025-11-25; `withForm`: it also declares form mode and auto-declines forms in 5 ms. */
-const officialV1 = (withForm: boolean): Connect => async (url) => {
+/** Official v1 client, 2025-11-25, URL mode only (approval-host-matrix.test.ts has form + URL hosts). */
+const officialV1: Connect = async (url) => {
   const seen: UrlAsk[] = [];
   const completed: string[] = [];
-  const host = { seen, completed, formAsks: 0 } as Host;
-  const elicitation = withForm ? { form: {}, url: {} } : { url: {} };
-  const client = new LegacyClient({ name: 'v1-url-host', version: '1' }, { capabilities: { elicitation } });
+  const host = { seen, completed } as Host;
+  const client = new LegacyClient({ name: 'v1-url-host', version: '1' }, { capabilities: { elicitation: { url: {} } } });
   const onUrl = consent('after', seen);
-  client.setRequestHandler(ElicitRequestSchema, async (req) => {
-    if (req.params.mode === 'url') return onUrl(req.params as UrlAsk);
-    host.formAsks++;
-    return new Promise((r) => setTimeout(() => r({ action: 'decline' }), 5));
-  });
+  client.setRequestHandler(ElicitRequestSchema, async (req) => onUrl(req.params as UrlAsk));
   client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
     completed.push(n.params.elicitationId);
   });
@@ -98,7 +92,6 @@ const officialV2: Connect = async (url) => {
   return {
     seen,
     completed: [],
-    formAsks: 0,
     book: async (args) => {
       const r = await client.callTool({ name: 'book_flight', arguments: args });
       return { text: textOf(r), meta: r._meta as Record<string, unknown> | undefined };
@@ -117,7 +110,6 @@ const ours = (era: '2026-07-28' | '2025-11-25', timing: Timing): Connect => asyn
   return {
     seen,
     completed: [],
-    formAsks: 0,
     book: async (args) => {
       const run = await kit.callTool('book_flight', args as never);
       return { text: run.text, meta: run.result._meta as Record<string, unknown> | undefined };
@@ -135,8 +127,7 @@ beforeAll(async () => {
 afterAll(() => server.close({ deadlineMs: 1000 }));
 
 describe.each([
-  ['official v1 client, legacy, url mode only', officialV1(false), 'legacy'],
-  ['official v1 client, legacy, form + url, forms auto-declined in 5 ms', officialV1(true), 'legacy'],
+  ['official v1 client, legacy, url mode', officialV1, 'legacy'],
   ['official v2 client, 2026, url mode', officialV2, 'modern'],
   ['our client, 2026-07-28, consent then the page', ours('2026-07-28', 'before'), 'modern'],
   ['our client, 2026-07-28, the page after consent (the retry waits)', ours('2026-07-28', 'after'), 'modern'],
@@ -163,7 +154,6 @@ describe.each([
       } else {
         expect(host.seen.every((a) => a.elicitationId === undefined)).toBe(true);
       }
-      if (name.includes('form + url')) expect(host.formAsks).toBe(2);
 
       // Each link worked once.
       for (const ask of host.seen) expect((await fetch(ask.url)).status).toBe(410);
