@@ -87,7 +87,8 @@ function answerForm(h: FormHost): Promise<ElicitResult> {
 /** The person answers the page the link opens (confirming). */
 async function answerPage(url: string): Promise<number> {
   const body = 'confirm=true&_action=accept';
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+  const res = await fetch(url, { method: 'POST', headers, body });
   return res.status;
 }
 
@@ -208,7 +209,14 @@ const CASES: { name: string; host: HostBehaviour; outcome: 'answered' | 'link' |
   { name: 'no elicitation capability', host: {}, outcome: 'link', url: 0 },
   { name: 'form mode, answered', host: { form: 'accept' }, outcome: 'answered', url: 0 },
   { name: 'form mode, auto-declined in 5 ms', host: { form: 'decline-5ms' }, outcome: 'link', url: 0 },
-  { name: 'form mode, never answered', host: { form: 'never' }, outcome: 'link', url: 0, server: 'quick', legacyOnly: true },
+  {
+    name: 'form mode, never answered',
+    host: { form: 'never' },
+    outcome: 'link',
+    url: 0,
+    server: 'quick',
+    legacyOnly: true,
+  },
   { name: 'URL mode, consent and the page answered', host: { url: 'consent-and-answer' }, outcome: 'answered', url: 1 },
   {
     name: 'form auto-declined in 5 ms, then URL mode answered',
@@ -225,8 +233,21 @@ const CASES: { name: string; host: HostBehaviour; outcome: 'answered' | 'link' |
     legacyOnly: true,
   },
   { name: 'URL mode auto-declined in 5 ms', host: { url: 'decline-5ms' }, outcome: 'link', url: 1 },
-  { name: 'URL mode never answered', host: { url: 'never' }, outcome: 'link', url: 1, server: 'quick', legacyOnly: true },
-  { name: 'URL consent, the page never answered', host: { url: 'consent-only' }, outcome: 'link', url: 1, server: 'quick' },
+  {
+    name: 'URL mode never answered',
+    host: { url: 'never' },
+    outcome: 'link',
+    url: 1,
+    server: 'quick',
+    legacyOnly: true,
+  },
+  {
+    name: 'URL consent, the page never answered',
+    host: { url: 'consent-only' },
+    outcome: 'link',
+    url: 1,
+    server: 'quick',
+  },
   { name: 'URL mode declined by a person', host: { url: 'decline' }, outcome: 'declined', url: 1, server: 'human' },
 ];
 

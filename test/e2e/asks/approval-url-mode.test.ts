@@ -65,7 +65,8 @@ const officialV1: Connect = async (url) => {
   const seen: UrlAsk[] = [];
   const completed: string[] = [];
   const host = { seen, completed } as Host;
-  const client = new LegacyClient({ name: 'v1-url-host', version: '1' }, { capabilities: { elicitation: { url: {} } } });
+  const capabilities = { elicitation: { url: {} } };
+  const client = new LegacyClient({ name: 'v1-url-host', version: '1' }, { capabilities });
   const onUrl = consent('after', seen);
   client.setRequestHandler(ElicitRequestSchema, async (req) => onUrl(req.params as UrlAsk));
   client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
