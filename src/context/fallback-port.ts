@@ -230,7 +230,10 @@ export class FallbackAskPort implements AskPort {
     }
     const fingerprint = askFingerprint(ask.request);
     const { answerDeadlineMs } = this.o.policy;
-    const answer = await flow.waitAnswer(ask.key, fingerprint, { signal: channel.signal, timeoutMs: answerDeadlineMs });
+    const replay = this.replay();
+    const answer = replay
+      ? await this.waitOverRetries(ask.key, fingerprint, flow, replay, channel.signal)
+      : await flow.waitAnswer(ask.key, fingerprint, { signal: channel.signal, timeoutMs: answerDeadlineMs });
     if (answer === undefined) return undefined;
     const elicitationId = consent.value.elicitationId;
     if (elicitationId) channel.notify('notifications/elicitation/complete', { elicitationId });
@@ -239,6 +242,33 @@ export class FallbackAskPort implements AskPort {
     if (!decoded.ok) return { value: await this.toPage(ask) };
     this.seenByPerson(ask.key);
     return { value: decoded.value };
+  }
+
+  /**
+   * 2026: the page's answer, waited for over the client's retries. One retry is held at most
+   * `retryHoldMs` (under a client's usual 60 s request timeout); then the round ends with
+   * requestState only and the client's next retry waits on. Each wait is journaled as a pause
+   * (a replayed round skips it); the wait ends `answerDeadlineMs` after the URL elicitation went out.
+   */
+  private async waitOverRetries(
+    key: string,
+    fingerprint: string,
+    flow: ApprovalFlowHandle,
+    replay: ReplayAskPort,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    const now = this.o.now ?? Date.now;
+    const { answerDeadlineMs, retryHoldMs } = this.o.policy;
+    const until = (replay.flow.askedAt ?? now()) + answerDeadlineMs;
+    for (let n = 1; ; n++) {
+      const wait = `${key}${PAGE_KEY_SUFFIX}-wait-${n}`;
+      if (hasKey(replay.flow.answers, wait)) continue;
+      const left = until - now();
+      const timeoutMs = Math.max(0, Math.min(left, retryHoldMs));
+      const answer = await flow.waitAnswer(key, fingerprint, { signal, timeoutMs });
+      if (answer !== undefined || left <= retryHoldMs || signal.aborted) return answer;
+      await this.inner.pause(wait);
+    }
   }
 
   /** A question a person answered on its page (or declined in the host) is no longer "not shown". */

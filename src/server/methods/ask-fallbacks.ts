@@ -3,7 +3,13 @@
  * question no person saw logged and counted, and the call's end told to the approval flow. A call
  * whose question went to a page answers with the link and how to continue.
  */
-import { APPROVAL_META_KEY, type ApprovalNeeded, type AskPolicy } from '../../context/ask-fallback';
+import {
+  APPROVAL_META_KEY,
+  type ApprovalNeeded,
+  type AskFallback,
+  type AskFallbackOptions,
+  type AskPolicy,
+} from '../../context/ask-fallback';
 import type { AskPort } from '../../context/ask-port';
 import { ApprovalCompleted, FallbackAskPort, type UrlChannel } from '../../context/fallback-port';
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
@@ -21,7 +27,12 @@ export function fallbackPolicy(core: ServerCore, def: ToolDefinition): AskPolicy
   const o = core.options.asks;
   const fallback = def.asks?.fallback ?? o.fallback;
   if (fallback === 'none') return undefined;
-  return { fallback, minDeclineMs: o.minDeclineMs, answerDeadlineMs: o.answerDeadlineMs };
+  return policyOf(fallback, o);
+}
+
+function policyOf(fallback: AskFallback, o: AskFallbackOptions): AskPolicy {
+  const { minDeclineMs, answerDeadlineMs, retryHoldMs } = o;
+  return { fallback, minDeclineMs, answerDeadlineMs, retryHoldMs };
 }
 
 /**
@@ -39,7 +50,7 @@ export function withDeny(
   const fallback = def.asks?.fallback ?? (o.fallback === 'deny' ? 'deny' : 'none');
   if (fallback !== 'deny' || attempt === undefined) return inner;
   return new FallbackAskPort(inner, {
-    policy: { fallback, minDeclineMs: o.minDeclineMs, answerDeadlineMs: o.answerDeadlineMs },
+    policy: policyOf(fallback, o),
     capabilities: scope.clientCapabilities,
     call: { tool: def.name ?? def.owner, args: {} },
     report: (note) => {

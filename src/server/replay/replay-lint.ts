@@ -7,6 +7,7 @@
  */
 import { ProtocolError } from '../../errors/protocol-error';
 import type { ReplayStep } from '../../context/replay-port';
+import { PAGE_KEY_SUFFIX } from '../../context/fallback-port';
 import type { ServerLogger } from '../core/server-logger';
 
 export type ReplayLintMode = 'off' | 'warn' | 'error';
@@ -35,7 +36,10 @@ export function replayProblems(
   effects: readonly string[],
 ): string[] {
   const problems: string[] = [];
-  const length = Math.max(first.length, second.length);
+  // From a question sent to its approval page by URL on, the fallback steered the round: the dry
+  // run (which opens no approval flows) cannot follow, so the runs are compared up to there.
+  const steered = first.findIndex((s) => s.kind === 'ask' && s.key.includes(PAGE_KEY_SUFFIX));
+  const length = steered >= 0 ? steered : Math.max(first.length, second.length);
   for (let i = 0; i < length; i++) {
     const a = first[i];
     const b = second[i];

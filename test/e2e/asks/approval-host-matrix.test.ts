@@ -53,14 +53,16 @@ class Desk {
  * `minDeclineMs` high: any decline a program sends is instant (no clock in the assertions). The
  * answer deadline is short only where a case waits for it to pass; elsewhere it is a safety net.
  */
-function makeApp(minDeclineMs: number, answerDeadlineMs: number) {
+function makeApp(minDeclineMs: number, answerDeadlineMs: number, retryHoldMs?: number) {
   return McpApplication.create({
     name: 'desk',
     version: '1.0.0',
     providers: [Desk],
     modules: [
       ContextServerModule.configure({
-        asks: { minDeclineMs, answerDeadlineMs },
+        asks: { minDeclineMs, answerDeadlineMs, ...(retryHoldMs ? { retryHoldMs } : {}) },
+        // Every 2026 round that still asks runs twice: the fallback's rounds must pass the linter too.
+        replayLint: 'error',
         logger: { warn: () => undefined, error: () => undefined },
       }),
     ],
@@ -254,13 +256,15 @@ const CASES: { name: string; host: HostBehaviour; outcome: 'answered' | 'link' |
 let instant: HttpServerHandle;
 let quick: HttpServerHandle;
 let human: HttpServerHandle;
+let holding: HttpServerHandle;
 beforeAll(async () => {
   instant = await serveHttp(makeApp(60_000, 60_000), { port: 0 });
   quick = await serveHttp(makeApp(60_000, 1000), { port: 0 });
   human = await serveHttp(makeApp(0, 60_000), { port: 0 });
+  holding = await serveHttp(makeApp(60_000, 60_000, 50), { port: 0 });
 });
 afterAll(async () => {
-  for (const s of [instant, quick, human]) await s.close({ deadlineMs: 1000 });
+  for (const s of [instant, quick, human, holding]) await s.close({ deadlineMs: 1000 });
 });
 
 describe.each(CLIENTS)('%s', (_client, connect, era) => {
@@ -325,4 +329,25 @@ describe('2026 hosts that drop input_required (or never answer: they never retry
     expect(requests.map((r) => [r.method, r.params.mode])).toEqual([[method, mode]]);
     expect(runs.charge).toBe(before.charge);
   });
+});
+
+test('2026, URL mode: a retry is held retryHoldMs, then requestState only; the next retry finds the answer', async () => {
+  const before = { ...runs };
+  const _meta = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } } };
+  const call = (id: number, extra: Record<string, unknown> = {}) =>
+    modernPost(holding.url, id, 'tools/call', { name: 'reserve', arguments: {}, _meta, ...extra }).then(replyOf);
+  const first = await call(1);
+  const link = first.result.inputRequests['reserve:approval'];
+  expect(link.params).toEqual({ mode: 'url', message: 'Answer this on the approval page: Reserve the room?', url: expect.any(String) });
+  // Consent, but the person has not answered: the retry is held 50 ms, then ends with requestState only.
+  const consent = { 'reserve:approval': { action: 'accept' } };
+  const held = await call(2, { inputResponses: consent, requestState: first.result.requestState });
+  expect(held.result.resultType).toBe('input_required');
+  expect(held.result.inputRequests).toBeUndefined();
+  expect(runs.charge).toBe(before.charge);
+  expect(await answerPage(link.params.url)).toBe(200);
+  const done = await call(3, { requestState: held.result.requestState });
+  expect(done.result.content[0].text).toBe(`reserved hold-${before.hold + 1} charge-${before.charge + 1}`);
+  expect(runs.hold - before.hold).toBe(1);
+  expect(runs.charge - before.charge).toBe(1);
 });
