@@ -91,7 +91,10 @@ export class FallbackAskPort implements AskPort {
       const answer = flow.answer(keyed.key, fingerprint);
       if (answer !== undefined) {
         const decoded = ask.decode(answer);
-        if (decoded.ok) return decoded.value;
+        if (decoded.ok) {
+          this.replay()?.steer(keyed.key);
+          return decoded.value;
+        }
       }
       // Already on a page and not yet answered: the question stays there (same link), not asked anew.
       const waiting = flow.page(keyed.key, fingerprint);
@@ -104,7 +107,10 @@ export class FallbackAskPort implements AskPort {
   async once<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
     const flow = await this.approvalFlow();
     const recorded = flow?.once(key);
-    if (recorded) return recorded.value as T;
+    if (recorded) {
+      this.replay()?.steer(`once:${key}`);
+      return recorded.value as T;
+    }
     const value = await this.inner.once(key, fn);
     if (this.flow) await this.flow.recordOnce(key, value);
     else if (this.o.policy.fallback === 'approvalPage') (this.onceValues ??= new Map()).set(key, value);
@@ -199,6 +205,7 @@ export class FallbackAskPort implements AskPort {
 
   /** A question on a page: sent as a URL elicitation where the client has it, else the call ends with the link. */
   private async onPage<T>(ask: Ask<T> & { key: string }, flow: ApprovalFlowHandle, page: ApprovalNeeded): Promise<T> {
+    this.replay()?.steer(ask.key);
     if (!this.approval && Capabilities.urlElicitation(this.o.capabilities) && this.o.channel) {
       const reached = await this.viaUrl(ask, flow, page, this.o.channel);
       if (reached) return reached.value;

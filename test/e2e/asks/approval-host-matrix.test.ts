@@ -37,6 +37,14 @@ class Desk {
     return `reserved ${hold} ${charge}`;
   }
 
+  /** Two questions: after the first went to a page, the second is asked in form mode again. */
+  @Tool({ asks: { kinds: ['confirm'], fallback: 'approvalPage' } })
+  async trip(ctx: Context) {
+    if (!(await ctx.confirm('Go?', { key: 'go' }))) return `stayed (${reasons(ctx)})`;
+    if (!(await ctx.confirm('Pay?', { key: 'pay' }))) return `unpaid (${reasons(ctx)})`;
+    return `paid ${await ctx.once('charge', () => `charge-${++runs.charge}`)}`;
+  }
+
   @Tool({ asks: { kinds: ['confirm'], fallback: 'deny' } })
   async wipe(ctx: Context) {
     return (await ctx.confirm('Wipe the disk?', { key: 'wipe' })) ? `wiped ${++runs.wiped}` : `kept (${reasons(ctx)})`;
@@ -350,4 +358,25 @@ test('2026, URL mode: a retry is held retryHoldMs, then requestState only; the n
   expect(done.result.content[0].text).toBe(`reserved hold-${before.hold + 1} charge-${before.charge + 1}`);
   expect(runs.hold - before.hold).toBe(1);
   expect(runs.charge - before.charge).toBe(1);
+});
+
+describe.each(CLIENTS.filter(([, , era]) => era === 'modern'))('%s, replay-linted rounds', (_client, connect) => {
+  test('a page answered, then the next question asked in form mode: each round passes the linter', async () => {
+    const before = runs.charge;
+    const host = await connect(instant.url, { form: 'decline-5ms' });
+    try {
+      const first = await host.call('trip');
+      const approval = first.meta?.[APPROVAL] as { id: string; url: string };
+      expect(await answerPage(approval.url)).toBe(200);
+      // "go" comes from its page; "pay" is asked in form mode, declined at once, and goes to its own page.
+      const second = await host.call('trip', { approvalId: approval.id });
+      const next = second.meta?.[APPROVAL] as { id: string; url: string };
+      expect(next.id).toBe(approval.id);
+      expect(next.url).not.toBe(approval.url);
+      expect(await answerPage(next.url)).toBe(200);
+      expect((await host.call('trip', { approvalId: approval.id })).text).toBe(`paid charge-${before + 1}`);
+    } finally {
+      await host.close();
+    }
+  });
 });
