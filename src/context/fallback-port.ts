@@ -176,7 +176,8 @@ export class FallbackAskPort implements AskPort {
         if (ask.confirmation && this.o.confirmArgument === true) return true as T;
         return ask.declined!(`${why}; the user did not confirm in chat`);
       case 'approvalPage':
-        return this.toPage(ask);
+        // A page cannot stand in for the handler's own URL (another site's flow): declined, as with deny.
+        return ask.kind === 'urlElicitation' ? ask.declined!(why) : this.toPage(ask);
       default:
         return ask.declined!(why);
     }

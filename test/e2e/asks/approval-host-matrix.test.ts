@@ -45,6 +45,13 @@ class Desk {
     return `paid ${await ctx.once('charge', () => `charge-${++runs.charge}`)}`;
   }
 
+  /** The handler's own URL (another site's flow): no page can stand in for it. */
+  @Tool({ asks: { kinds: ['elicitUrl'], fallback: 'approvalPage' } })
+  async signIn(ctx: Context) {
+    const r = await ctx.elicitUrl('https://auth.example.com/start', 'Sign in to the provider', { key: 'auth' });
+    return `${r.action} (${reasons(ctx)})`;
+  }
+
   @Tool({ asks: { kinds: ['confirm'], fallback: 'deny' } })
   async wipe(ctx: Context) {
     return (await ctx.confirm('Wipe the disk?', { key: 'wipe' })) ? `wiped ${++runs.wiped}` : `kept (${reasons(ctx)})`;
@@ -304,6 +311,17 @@ describe.each(CLIENTS)('%s', (_client, connect, era) => {
       }
       expect(runs.hold - before.hold).toBe(1);
       expect(runs.charge - before.charge).toBe(1);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test("no URL mode: the handler's own ctx.elicitUrl is declined, never turned into an approval page", async () => {
+    const host = await connect(instant.url, {});
+    try {
+      const reply = await host.call('signIn');
+      expect(reply.text).toBe('decline (no-capability)');
+      expect(reply.meta?.[APPROVAL]).toBeUndefined();
     } finally {
       await host.close();
     }
