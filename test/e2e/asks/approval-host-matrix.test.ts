@@ -272,14 +272,16 @@ let instant: HttpServerHandle;
 let quick: HttpServerHandle;
 let human: HttpServerHandle;
 let holding: HttpServerHandle;
+let holdingLonger: HttpServerHandle;
 beforeAll(async () => {
   instant = await serveHttp(makeApp(60_000, 60_000), { port: 0 });
   quick = await serveHttp(makeApp(60_000, 1000), { port: 0 });
   human = await serveHttp(makeApp(0, 60_000), { port: 0 });
   holding = await serveHttp(makeApp(60_000, 60_000, 50), { port: 0 });
+  holdingLonger = await serveHttp(makeApp(60_000, 60_000, 1000), { port: 0 });
 });
 afterAll(async () => {
-  for (const s of [instant, quick, human, holding]) await s.close({ deadlineMs: 1000 });
+  for (const s of [instant, quick, human, holding, holdingLonger]) await s.close({ deadlineMs: 1000 });
 });
 
 describe.each(CLIENTS)('%s', (_client, connect, era) => {
@@ -397,4 +399,32 @@ describe.each(CLIENTS.filter(([, , era]) => era === 'modern'))('%s, replay-linte
       await host.close();
     }
   });
+});
+
+test('2026, URL mode, the official v2 client: it follows the requestState-only rounds until the page is answered', async () => {
+  const before = { ...runs };
+  const urls: string[] = [];
+  const client = new ModernClient(
+    { name: 'v2-host', version: '1' },
+    { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  client.setRequestHandler('elicitation/create', async (req) => {
+    urls.push((req.params as { url: string }).url);
+    return { action: 'accept' } as never;
+  });
+  await client.connect(new ModernTransport(new URL(holdingLonger.url)));
+  try {
+    // The client reports each round it drives: the person answers once a requestState-only round came back.
+    let answered: Promise<number> | undefined;
+    const onprogress = ({ progress }: { progress: number }) => {
+      if (progress === 2) answered ??= answerPage(urls[0]!);
+    };
+    const r = await client.callTool({ name: 'reserve', arguments: {} }, { onprogress } as never);
+    expect(await answered).toBe(200);
+    expect(textOf(r)).toBe(`reserved hold-${before.hold + 1} charge-${before.charge + 1}`);
+    expect(urls).toHaveLength(1);
+    expect(runs.charge - before.charge).toBe(1);
+  } finally {
+    await client.close();
+  }
 });
