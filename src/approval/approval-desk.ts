@@ -51,7 +51,7 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
   private readonly now: () => number;
   /** The checks of the questions this process put up (a page served here runs its question's own check). */
   private readonly checks = new Map<string, { check: PageQuestion['check']; expiresAt: number }>();
-  /** Calls waiting here for a page answer, by flow id: woken when this process records one. */
+  /** Calls waiting here for a page answer, by flow id: poked when this process records one. */
   private readonly waiters = new Map<string, Set<() => void>>();
 
   constructor(private readonly options: ApprovalDeskOptions) {
@@ -199,7 +199,8 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
 
   /**
    * Waits for a page's answer: woken at once when this process records it; a shared store (a fleet,
-   * where another instance may serve the page) is also read every `pollMs`.
+   * where another instance may serve the page) is also read every `pollMs`. The call listens before
+   * it reads, so an answer recorded between the read and the wait is not missed.
    */
   private async waitAnswer(
     record: ApprovalFlowRecord,
@@ -208,41 +209,61 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
     o: { signal?: AbortSignal; timeoutMs: number },
   ): Promise<unknown> {
     const deadline = this.now() + o.timeoutMs;
-    const poll = this.flows instanceof MemoryApprovalStore ? undefined : this.options.pollMs ?? 1000;
-    for (;;) {
-      const flow = await this.flows.get(record.id);
-      const a = flow?.answers[key];
-      if (a && a.fingerprint === fingerprint) {
-        record.answers[key] = a;
-        return a.answer;
+    const poll = this.flows instanceof MemoryApprovalStore ? Infinity : this.options.pollMs ?? 1000;
+    const listener = new AnswerListener();
+    const listening = this.waiters.get(record.id) ?? this.waiters.set(record.id, new Set()).get(record.id)!;
+    listening.add(listener.poke);
+    try {
+      for (;;) {
+        listener.recorded = false;
+        const flow = await this.flows.get(record.id);
+        const a = flow?.answers[key];
+        if (a && a.fingerprint === fingerprint) {
+          record.answers[key] = a;
+          return a.answer;
+        }
+        const left = deadline - this.now();
+        if (!flow || flow.completed || left <= 0 || o.signal?.aborted) return undefined;
+        await listener.next(Math.min(left, poll), o.signal);
       }
-      const left = deadline - this.now();
-      if (!flow || flow.completed || left <= 0 || o.signal?.aborted) return undefined;
-      await this.wake(record.id, Math.min(left, poll ?? left), o.signal);
+    } finally {
+      listening.delete(listener.poke);
+      if (listening.size === 0 && this.waiters.get(record.id) === listening) this.waiters.delete(record.id);
     }
-  }
-
-  /** Resolves when an answer is recorded here for this flow, after `ms`, or on abort. */
-  private wake(flowId: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
-    return new Promise((resolve) => {
-      const waiting = this.waiters.get(flowId) ?? this.waiters.set(flowId, new Set()).get(flowId)!;
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        waiting.delete(done);
-        if (waiting.size === 0) this.waiters.delete(flowId);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal?.addEventListener('abort', done, { once: true });
-      waiting.add(done);
-    });
   }
 
   private rememberCheck(nonce: string, check: PageQuestion['check'], expiresAt: number): void {
     const now = this.now();
     for (const [n, c] of this.checks) if (c.expiresAt <= now) this.checks.delete(n);
     this.checks.set(nonce, { check, expiresAt });
+  }
+}
+
+/**
+ * One waiting call: poked when an answer is recorded here; `next` resolves on a poke (even one that
+ * came before it was called), after `ms`, or on abort.
+ */
+class AnswerListener {
+  recorded = false;
+  private resume?: () => void;
+  readonly poke = (): void => {
+    this.recorded = true;
+    this.resume?.();
+  };
+
+  next(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (this.recorded) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.resume = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(ms, 2 ** 31 - 1));
+      signal?.addEventListener('abort', done, { once: true });
+      this.resume = done;
+    });
   }
 }
 

@@ -67,12 +67,11 @@ test('a waiting call is woken by the answer recorded here', async () => {
   expect(flow.answer('confirm', 'fp-1')).toEqual({ action: 'accept', content: { confirm: true } });
 });
 
-test('with a shared store, an answer recorded by another instance is found', async () => {
-  const memory = new MemoryApprovalStore();
-  // Any store that is not the per-process one is read again while waiting.
-  const shared: ApprovalStore = {
+/** A store shared the way a fleet's is (any store but the per-process one is read again while waiting). */
+function sharedStore(memory: MemoryApprovalStore, get?: ApprovalStore['get']): ApprovalStore {
+  return {
     add: (f, l) => memory.add(f, l),
-    get: (id) => memory.get(id),
+    get: get ?? ((id) => memory.get(id)),
     openFor: (p, t, a) => memory.openFor(p, t, a),
     hold: (id, h) => memory.hold(id, h),
     addPage: (id, p, m) => memory.addPage(id, p, m),
@@ -81,6 +80,27 @@ test('with a shared store, an answer recorded by another instance is found', asy
     complete: (id, h, r) => memory.complete(id, h, r),
     release: (id, h) => memory.release(id, h),
   };
+}
+
+test('an answer recorded here between the read and the wait still wakes the call (no poll to save it)', async () => {
+  const memory = new MemoryApprovalStore();
+  let meanwhile: (() => Promise<unknown>) | undefined;
+  // The read returns what was there, then the page is answered before the call starts waiting.
+  const store = sharedStore(memory, async (id) => {
+    const snapshot = await memory.get(id);
+    const act = meanwhile;
+    meanwhile = undefined;
+    await act?.();
+    return snapshot;
+  });
+  const d = new PageApprovalDesk({ codec, lifetimeMs: 60_000, baseUrl: 'http://127.0.0.1:1/a', store, pollMs: 600_000 });
+  const { flow, url } = await started(d);
+  meanwhile = () => answer(d, url, { action: 'accept' });
+  expect(await flow.waitAnswer('confirm', 'fp-1', { timeoutMs: 600_000 })).toEqual({ action: 'accept' });
+});
+
+test('with a shared store, an answer recorded by another instance is found', async () => {
+  const shared = sharedStore(new MemoryApprovalStore());
   const here = desk(shared);
   const elsewhere = desk(shared);
   const { flow, url } = await started(here);
