@@ -119,14 +119,6 @@ const ours = (era: '2026-07-28' | '2025-11-25', timing: Timing): Connect => asyn
   };
 };
 
-let app: McpApplication;
-let server: HttpServerHandle;
-beforeAll(async () => {
-  app = createTravelDesk();
-  server = await serveHttp(app, { port: 0 });
-});
-afterAll(() => server.close({ deadlineMs: 1000 }));
-
 describe.each([
   ['official v1 client, legacy, url mode', officialV1, 'legacy'],
   ['official v2 client, 2026, url mode', officialV2, 'modern'],
@@ -134,6 +126,15 @@ describe.each([
   ['our client, 2026-07-28, the page after consent (the retry waits)', ours('2026-07-28', 'after'), 'modern'],
   ['our client, 2025-11-25', ours('2025-11-25', 'after'), 'legacy'],
 ])('book_flight by URL elicitation: %s', (name, connect, era) => {
+  // A travel desk per client: the flight has a few seats, and each booking takes one.
+  let app: McpApplication;
+  let server: HttpServerHandle;
+  beforeAll(async () => {
+    app = createTravelDesk();
+    server = await serveHttp(app, { port: 0 });
+  });
+  afterAll(() => server.close({ deadlineMs: 1000 }));
+
   test('each question is a URL elicitation of its page; the call completes; the charge runs once', async () => {
     const store = app.container.resolve(BookingStore);
     const before = store.charges;
