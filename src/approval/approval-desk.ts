@@ -36,6 +36,8 @@ export interface ApprovalDeskOptions {
   /** Where the flows live: per process unless a fleet store is given (RedisModule provides one). */
   store?: ApprovalStore;
   now?: () => number;
+  /** With a shared store: how often a call waiting for a page answered elsewhere reads the store (ms). */
+  pollMs?: number;
   /** Where refused pages are logged (never the answer). */
   log?: (message: string, detail: Record<string, unknown>) => void;
 }
@@ -49,6 +51,8 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
   private readonly now: () => number;
   /** The checks of the questions this process put up (a page served here runs its question's own check). */
   private readonly checks = new Map<string, { check: PageQuestion['check']; expiresAt: number }>();
+  /** Calls waiting here for a page answer, by flow id: poked when this process records one. */
+  private readonly waiters = new Map<string, Set<() => void>>();
 
   constructor(private readonly options: ApprovalDeskOptions) {
     this.now = options.now ?? (() => Date.now());
@@ -140,7 +144,10 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
   async recordAnswer(flow: ApprovalFlowRecord, page: StoredPage, kept: unknown): Promise<boolean> {
     if (flow.expiresAt <= this.now()) return false;
     const recorded = await this.flows.recordAnswer(flow.id, page.nonce, kept);
-    if (recorded) this.checks.delete(page.nonce);
+    if (recorded) {
+      this.checks.delete(page.nonce);
+      for (const wake of this.waiters.get(flow.id) ?? []) wake();
+    }
     return recorded;
   }
 
@@ -160,6 +167,13 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
         await store.recordOnce(record.id, key, outcome);
       },
       ask: async (question) => this.putUp(record, question),
+      page: (key, fingerprint) => {
+        const open = Object.values(record.pages).find(
+          (p) => p.key === key && p.fingerprint === fingerprint && !p.answered && p.link !== undefined,
+        );
+        return open && needed(record, open);
+      },
+      waitAnswer: (key, fingerprint, o) => this.waitAnswer(record, key, fingerprint, o),
       complete: (result) => store.complete(record.id, holder, result),
       release: () => store.release(record.id, holder),
     };
@@ -168,24 +182,54 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
   private async putUp(record: ApprovalFlowRecord, question: PageQuestion): Promise<ApprovalNeeded> {
     const base = this.options.baseUrl;
     if (!base) throw new ApprovalRefusedError('the approval pages have no address yet (set asks.approvalBaseUrl)');
+    const unsealed = { nonce: randomId(), key: question.key, fingerprint: question.fingerprint };
+    const seal = this.options.codec.seal({ k: unsealed.key }, binding(record, unsealed));
     const page: StoredPage = {
-      nonce: randomId(),
-      key: question.key,
-      fingerprint: question.fingerprint,
+      ...unsealed,
       request: question.request,
+      link: `${base}/${record.id}.${unsealed.nonce}.${seal}`,
     };
     if (!(await this.flows.addPage(record.id, page, this.limits.maxPagesPerFlow))) {
       throw new ApprovalRefusedError('this approval flow asked too many questions');
     }
+    record.pages[page.nonce] = page;
     this.rememberCheck(page.nonce, question.check, record.expiresAt);
-    const seal = this.options.codec.seal({ k: page.key }, binding(record, page));
-    const message = (question.request.params as { message?: unknown }).message;
-    return new ApprovalNeeded(
-      record.id,
-      `${base}/${record.id}.${page.nonce}.${seal}`,
-      record.expiresAt,
-      typeof message === 'string' ? message : '',
-    );
+    return needed(record, page);
+  }
+
+  /**
+   * Waits for a page's answer: woken at once when this process records it; a shared store (a fleet,
+   * where another instance may serve the page) is also read every `pollMs`. The call listens before
+   * it reads, so an answer recorded between the read and the wait is not missed.
+   */
+  private async waitAnswer(
+    record: ApprovalFlowRecord,
+    key: string,
+    fingerprint: string,
+    o: { signal?: AbortSignal; timeoutMs: number },
+  ): Promise<unknown> {
+    const deadline = this.now() + o.timeoutMs;
+    const poll = this.flows instanceof MemoryApprovalStore ? Infinity : this.options.pollMs ?? 1000;
+    const listener = new AnswerListener();
+    const listening = this.waiters.get(record.id) ?? this.waiters.set(record.id, new Set()).get(record.id)!;
+    listening.add(listener.poke);
+    try {
+      for (;;) {
+        listener.recorded = false;
+        const flow = await this.flows.get(record.id);
+        const a = flow?.answers[key];
+        if (a && a.fingerprint === fingerprint) {
+          record.answers[key] = a;
+          return a.answer;
+        }
+        const left = deadline - this.now();
+        if (!flow || flow.completed || left <= 0 || o.signal?.aborted) return undefined;
+        await listener.next(Math.min(left, poll), o.signal);
+      }
+    } finally {
+      listening.delete(listener.poke);
+      if (listening.size === 0 && this.waiters.get(record.id) === listening) this.waiters.delete(record.id);
+    }
   }
 
   private rememberCheck(nonce: string, check: PageQuestion['check'], expiresAt: number): void {
@@ -195,12 +239,46 @@ export class PageApprovalDesk implements ApprovalDesk, ApprovalPages {
   }
 }
 
+/**
+ * One waiting call: poked when an answer is recorded here; `next` resolves on a poke (even one that
+ * came before it was called), after `ms`, or on abort.
+ */
+class AnswerListener {
+  recorded = false;
+  private resume?: () => void;
+  readonly poke = (): void => {
+    this.recorded = true;
+    this.resume?.();
+  };
+
+  next(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (this.recorded) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.resume = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(ms, 2 ** 31 - 1));
+      signal?.addEventListener('abort', done, { once: true });
+      this.resume = done;
+    });
+  }
+}
+
 /** A flow that cannot start or show a page (a cap, no address): the call gets a clear error. */
 export class ApprovalRefusedError extends Error {
   override readonly name = 'ApprovalRefusedError';
 }
 
-function binding(flow: ApprovalFlowRecord, page: StoredPage): StateBinding {
+/** A page as the call that put it up reports it: the flow's id, the link, when it expires, the question. */
+function needed(record: ApprovalFlowRecord, page: StoredPage): ApprovalNeeded {
+  const message = (page.request.params as { message?: unknown }).message;
+  return new ApprovalNeeded(record.id, page.link!, record.expiresAt, typeof message === 'string' ? message : '');
+}
+
+function binding(flow: ApprovalFlowRecord, page: Pick<StoredPage, 'nonce' | 'key'>): StateBinding {
   return {
     method: 'approval/page',
     target: flow.tool,

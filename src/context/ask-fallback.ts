@@ -37,6 +37,11 @@ export class AskFallbackOptions {
   @IsInt() @Min(0) @Max(60_000) minDeclineMs = 700;
   /** Watchdog, legacy: with a fallback declared, an ask unanswered this long (ms) counts as "not shown". */
   @IsInt() @Min(1) answerDeadlineMs = 120_000;
+  /**
+   * 2026, URL mode: how long one retry is held waiting for the page's answer (ms) before the round
+   * ends with requestState only and the client retries (keep it under the hosts' request timeout).
+   */
+  @IsInt() @Min(1) @Max(300_000) retryHoldMs = 25_000;
   /** How long an approval page (and its flow) stays usable (ms). */
   @IsInt() @Min(1000) @Max(86_400_000) approvalLifetimeMs = 900_000;
   /** Tools whose declared asks this client cannot serve, with no fallback: `hide` or `annotate` them in lists. */
@@ -54,6 +59,8 @@ export interface AskPolicy {
   readonly fallback: AskFallback;
   readonly minDeclineMs: number;
   readonly answerDeadlineMs: number;
+  /** 2026, URL mode: how long one retry waits for a page's answer. */
+  readonly retryHoldMs: number;
 }
 
 /** Thrown by an ask whose answer will come from an approval page: the call ends with the link. */
@@ -104,6 +111,13 @@ export interface ApprovalFlowHandle {
   recordOnce(key: string, value: unknown): Promise<void>;
   /** Puts a question on the page; resolves with its link. */
   ask(question: PageQuestion): Promise<ApprovalNeeded>;
+  /** The page this question already waits on (not yet answered), with its link: a later call stays on it. */
+  page(key: string, fingerprint: string): ApprovalNeeded | undefined;
+  /**
+   * Waits until the person answers this question's page (on any instance): its answer, or undefined
+   * at the deadline, on abort, or when the flow is gone.
+   */
+  waitAnswer(key: string, fingerprint: string, o: { signal?: AbortSignal; timeoutMs: number }): Promise<unknown>;
   /** The handler finished: the flow is used up; a repeat of the call gets `result`. */
   complete(result: unknown): Promise<void>;
   /** The call ended without finishing (another page, or an error): let the next call continue. */

@@ -3,12 +3,16 @@
  * that the watchdog takes as "not shown" (no answer by the deadline, a decline faster than a
  * person reads), goes to the fallback instead of failing or hanging: `deny` declines with a
  * reason, `argument` reads the tool's confirmation argument, `approvalPage` puts the question on a
- * page and ends the call with its link; the next call continues the same flow.
+ * page: a client that declared URL-mode elicitation is sent the page's link as a URL elicitation
+ * and the call goes on with the page's answer (legacy: the held call waits for it; 2026: the retry
+ * finds it); any other client's call ends with the link, and the next call continues the same flow.
  */
 import { FrameworkError } from '../errors/framework-error';
+import type { JsonObject } from '../protocol/jsonrpc';
 import type { ClientCapabilities } from '../protocol/types';
 import type { AskPort } from './ask-port';
-import { askFingerprint, type Ask } from './asks';
+import { urlElicitAsk } from './ask-builders';
+import { askFingerprint, Capabilities, type Ask } from './asks';
 import {
   ApprovalNeeded,
   NOT_SHOWN_TEXT,
@@ -33,8 +37,21 @@ export interface FallbackCall {
   readonly desk?: ApprovalDesk;
   /** Logs and counts each question taken as not shown. */
   readonly report: (note: NotShownNote) => void;
+  /** Where a URL elicitation's wait is cancelled and its completion notified (read only when used). */
+  readonly channel?: UrlChannel;
   readonly now?: () => number;
 }
+
+/** The request's own channel, as a page question sent by URL elicitation uses it. */
+export interface UrlChannel {
+  /** Legacy 2025-11-25: a URL elicitation carries an elicitationId, and its completion is notified. */
+  readonly elicitationIds: boolean;
+  readonly signal: AbortSignal;
+  notify(method: string, params: JsonObject): void;
+}
+
+/** A URL elicitation's answer key: the question's own key, marked (a 2026 retry answers it by this key). */
+export const PAGE_KEY_SUFFIX = ':approval';
 
 /** A repeat of a call whose approval flow already finished: answer with that flow's result. */
 export class ApprovalCompleted extends Error {
@@ -70,11 +87,18 @@ export class FallbackAskPort implements AskPort {
     const keyed: Ask<T> & { key: string } = { ...ask, key: ask.key ?? this.nextKey(ask.kind) };
     const flow = await this.approvalFlow();
     if (flow) {
-      const answer = flow.answer(keyed.key, askFingerprint(ask.request));
+      const fingerprint = askFingerprint(ask.request);
+      const answer = flow.answer(keyed.key, fingerprint);
       if (answer !== undefined) {
         const decoded = ask.decode(answer);
-        if (decoded.ok) return decoded.value;
+        if (decoded.ok) {
+          this.replay()?.steer(keyed.key);
+          return decoded.value;
+        }
       }
+      // Already on a page and not yet answered: the question stays there (same link), not asked anew.
+      const waiting = flow.page(keyed.key, fingerprint);
+      if (waiting) return this.onPage(keyed, flow, waiting);
     }
     if (!ask.supportedBy(this.o.capabilities)) return this.fallBack(keyed, 'no-capability');
     return this.watched(keyed);
@@ -83,7 +107,10 @@ export class FallbackAskPort implements AskPort {
   async once<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
     const flow = await this.approvalFlow();
     const recorded = flow?.once(key);
-    if (recorded) return recorded.value as T;
+    if (recorded) {
+      this.replay()?.steer(`once:${key}`);
+      return recorded.value as T;
+    }
     const value = await this.inner.once(key, fn);
     if (this.flow) await this.flow.recordOnce(key, value);
     else if (this.o.policy.fallback === 'approvalPage') (this.onceValues ??= new Map()).set(key, value);
@@ -103,6 +130,14 @@ export class FallbackAskPort implements AskPort {
 
   /** The ask on the client, timed: an instant decline or no answer by the deadline is "not shown". */
   private async watched<T>(ask: Ask<T> & { key: string }): Promise<T> {
+    const timed = await this.timed(ask);
+    return timed.ok ? timed.value : this.fallBack(ask, timed.reason);
+  }
+
+  /** The ask on the client with the watchdog's verdict: its value, or why no person saw it. */
+  private async timed<T>(
+    ask: Ask<T> & { key: string },
+  ): Promise<{ ok: true; value: T } | { ok: false; reason: NotShownReason }> {
     const { minDeclineMs, answerDeadlineMs } = this.o.policy;
     const now = this.o.now ?? Date.now;
     const replay = this.inner instanceof ReplayAskPort ? this.inner : undefined;
@@ -118,13 +153,14 @@ export class FallbackAskPort implements AskPort {
     };
     try {
       const value = await this.inner.ask({ ...ask, decode, timeoutMs: ask.timeoutMs ?? answerDeadlineMs });
-      if (!instant || !fresh) return value;
+      if (!instant || !fresh) return { ok: true, value };
       // Not journaled: a later round asks again rather than replaying an answer nobody gave.
       if (replay) delete replay.flow.answers[ask.key];
-      return this.fallBack(ask, 'instant-decline');
+      return { ok: false, reason: 'instant-decline' };
     } catch (e) {
-      if (e instanceof FrameworkError && e.code === 'OMC_ASK_TIMEOUT') return this.fallBack(ask, 'no-answer');
-      if (e instanceof FrameworkError && e.code === 'OMC_ASK_UNAVAILABLE') return this.fallBack(ask, 'no-capability');
+      const code = e instanceof FrameworkError ? e.code : undefined;
+      if (code === 'OMC_ASK_TIMEOUT') return { ok: false, reason: 'no-answer' };
+      if (code === 'OMC_ASK_UNAVAILABLE') return { ok: false, reason: 'no-capability' };
       throw e;
     }
   }
@@ -140,7 +176,8 @@ export class FallbackAskPort implements AskPort {
         if (ask.confirmation && this.o.confirmArgument === true) return true as T;
         return ask.declined!(`${why}; the user did not confirm in chat`);
       case 'approvalPage':
-        return this.toPage(ask);
+        // A page cannot stand in for the handler's own URL (another site's flow): declined, as with deny.
+        return ask.kind === 'urlElicitation' ? ask.declined!(why) : this.toPage(ask);
       default:
         return ask.declined!(why);
     }
@@ -155,7 +192,7 @@ export class FallbackAskPort implements AskPort {
       );
     }
     const flow = (await this.approvalFlow()) ?? (await this.startFlow(desk));
-    this.approval ??= await flow.ask({
+    const page = await flow.ask({
       key: ask.key,
       fingerprint: askFingerprint(ask.request),
       request: ask.request,
@@ -164,12 +201,93 @@ export class FallbackAskPort implements AskPort {
         return decoded.ok ? { ok: true, kept: decoded.kept } : decoded;
       },
     });
+    return this.onPage(ask, flow, page);
+  }
+
+  /** A question on a page: sent as a URL elicitation where the client has it, else the call ends with the link. */
+  private async onPage<T>(ask: Ask<T> & { key: string }, flow: ApprovalFlowHandle, page: ApprovalNeeded): Promise<T> {
+    this.replay()?.steer(ask.key);
+    if (!this.approval && Capabilities.urlElicitation(this.o.capabilities) && this.o.channel) {
+      const reached = await this.viaUrl(ask, flow, page, this.o.channel);
+      if (reached) return reached.value;
+    }
+    this.approval ??= page;
     throw this.approval;
+  }
+
+  /**
+   * The page's link as a URL elicitation. Consent (accept) waits for the page's answer, up to the
+   * answer deadline; a person's decline declines the ask. Undefined when the page was not reached
+   * (an instant decline, no answer, no channel, the wait ran out): the call ends with the link.
+   */
+  private async viaUrl<T>(
+    ask: Ask<T> & { key: string },
+    flow: ApprovalFlowHandle,
+    page: ApprovalNeeded,
+    channel: UrlChannel,
+  ): Promise<{ value: T } | undefined> {
+    const message = `Answer this on the approval page: ${page.question}`;
+    const key = ask.key + PAGE_KEY_SUFFIX;
+    const consent = await this.timed({ ...urlElicitAsk(page.url, message, channel.elicitationIds), key });
+    if (!consent.ok) return undefined;
+    if (consent.value.action !== 'accept') {
+      const declined = ask.decode({ action: consent.value.action });
+      if (!declined.ok) return undefined;
+      this.seenByPerson(ask.key);
+      return { value: declined.value };
+    }
+    const fingerprint = askFingerprint(ask.request);
+    const { answerDeadlineMs } = this.o.policy;
+    const replay = this.replay();
+    const answer = replay
+      ? await this.waitOverRetries(ask.key, fingerprint, flow, replay, channel.signal)
+      : await flow.waitAnswer(ask.key, fingerprint, { signal: channel.signal, timeoutMs: answerDeadlineMs });
+    if (answer === undefined) return undefined;
+    const elicitationId = consent.value.elicitationId;
+    if (elicitationId) channel.notify('notifications/elicitation/complete', { elicitationId });
+    const decoded = ask.decode(answer);
+    // An answer that fails the ask's own check (checked elsewhere in a fleet) gets a new page.
+    if (!decoded.ok) return { value: await this.toPage(ask) };
+    this.seenByPerson(ask.key);
+    return { value: decoded.value };
+  }
+
+  /**
+   * 2026: the page's answer, waited for over the client's retries. One retry is held at most
+   * `retryHoldMs` (under a client's usual 60 s request timeout); then the round ends with
+   * requestState only and the client's next retry waits on. Each wait is journaled as a pause
+   * (a replayed round skips it); the wait ends `answerDeadlineMs` after the URL elicitation went out.
+   */
+  private async waitOverRetries(
+    key: string,
+    fingerprint: string,
+    flow: ApprovalFlowHandle,
+    replay: ReplayAskPort,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    const now = this.o.now ?? Date.now;
+    const { answerDeadlineMs, retryHoldMs } = this.o.policy;
+    const until = (replay.flow.askedAt ?? now()) + answerDeadlineMs;
+    for (let n = 1; ; n++) {
+      const wait = `${key}${PAGE_KEY_SUFFIX}-wait-${n}`;
+      if (hasKey(replay.flow.answers, wait)) continue;
+      const left = until - now();
+      const timeoutMs = Math.max(0, Math.min(left, retryHoldMs));
+      const answer = await flow.waitAnswer(key, fingerprint, { signal, timeoutMs });
+      if (answer !== undefined || left <= retryHoldMs || signal.aborted) return answer;
+      await this.inner.pause(wait);
+    }
+  }
+
+  /** A question a person answered on its page (or declined in the host) is no longer "not shown". */
+  private seenByPerson(key: string): void {
+    const at = this.notShown.findIndex((n) => n.key === key);
+    if (at >= 0) this.notShown.splice(at, 1);
   }
 
   private async startFlow(desk: ApprovalDesk): Promise<ApprovalFlowHandle> {
     const flow = await desk.start(this.o.call);
-    this.flow = flow;
+    this.remember(flow);
     for (const [key, value] of this.onceValues ?? []) await flow.recordOnce(key, value);
     return flow;
   }
@@ -177,16 +295,29 @@ export class FallbackAskPort implements AskPort {
   /** The flow this call continues, looked up once (only when it could exist: an id, or a principal). */
   private approvalFlow(): ApprovalFlowHandle | Promise<ApprovalFlowHandle | undefined> | undefined {
     if (this.flow) return this.flow;
-    const { desk, approvalId, call, policy } = this.o;
+    const { desk, call, policy } = this.o;
     if (policy.fallback !== 'approvalPage' || !desk) return undefined;
+    // A 2026 retry after a URL elicitation carries the flow's id in its sealed state.
+    const approvalId = this.o.approvalId ?? this.replay()?.flow.approval;
     if (approvalId === undefined && call.principal === undefined) return undefined;
     return (this.resuming ??= desk.resume(call, approvalId).then((r) => {
       if (!r) return undefined;
       if (r.kind === 'refused') throw new FrameworkError('OMC_APPROVAL_REFUSED', r.reason);
       if (r.kind === 'completed') throw new ApprovalCompleted(r.result);
-      this.flow = r.flow;
+      this.remember(r.flow);
       return r.flow;
     }));
+  }
+
+  /** The flow this call continues; on 2026 also sealed into the next round's state. */
+  private remember(flow: ApprovalFlowHandle): void {
+    this.flow = flow;
+    const replay = this.replay();
+    if (replay) replay.flow.approval = flow.id;
+  }
+
+  private replay(): ReplayAskPort | undefined {
+    return this.inner instanceof ReplayAskPort ? this.inner : undefined;
   }
 
   private nextKey(kind: string): string {

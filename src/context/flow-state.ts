@@ -31,6 +31,8 @@ export interface FlowState {
   firstSpan?: string;
   /** When the last round's questions went out (epoch ms): the ask watchdog times an instant decline from it. */
   askedAt?: number;
+  /** The approval-page flow this call continues (a question on a page, reached by a URL elicitation). */
+  approval?: string;
 }
 
 /** This round's `inputResponses` that may answer an ask: key → the question they answer and the raw answer. */
@@ -58,6 +60,7 @@ class LazyFlow implements FlowState {
   handlerState?: string;
   firstSpan?: string;
   askedAt?: number;
+  approval?: string;
   private answersMap?: Record<string, JournaledAnswer>;
   private askedMap?: Record<string, string>;
   private stateMap?: Record<string, string>;
@@ -115,6 +118,7 @@ export function plainFlow(flow: FlowState): FlowState {
   if (handlerState !== undefined) plain.handlerState = handlerState;
   if (firstSpan !== undefined) plain.firstSpan = firstSpan;
   if (flow.askedAt !== undefined) plain.askedAt = flow.askedAt;
+  if (flow.approval !== undefined) plain.approval = flow.approval;
   return plain;
 }
 

@@ -16,9 +16,14 @@ export interface OnceLedger {
   record(key: string, outcome: { value?: unknown }): Promise<void>;
 }
 
-/** One ask or once of an attempt, as the replay linter compares them. */
+/**
+ * One ask or once of an attempt, as the replay linter compares them; `steered`: from here the ask
+ * fallback answered or rerouted the handler (an approval page), which a dry run cannot follow.
+ */
 export type ReplayStep =
-  { kind: 'ask'; key: string; fingerprint: string; question?: InputRequest } | { kind: 'once'; key: string };
+  | { kind: 'ask'; key: string; fingerprint: string; question?: InputRequest }
+  | { kind: 'once'; key: string }
+  | { kind: 'steered'; key: string };
 
 export class ReplayAskPort implements AskPort {
   readonly allowed = true;
@@ -109,6 +114,11 @@ export class ReplayAskPort implements AskPort {
     this.trace.push({ kind: 'ask', key: k, fingerprint: ANY_QUESTION });
     if (hasKey(this.flow.answers, k)) return Promise.resolve();
     return this.suspend({ key: k, fingerprint: ANY_QUESTION });
+  }
+
+  /** The ask fallback takes over from here (an approval page answers or asks): marked for the linter. */
+  steer(key: string): void {
+    this.trace.push({ kind: 'steered', key });
   }
 
   /** Keys of pauses are answered by the mere retry: record them as answered for the next round. */

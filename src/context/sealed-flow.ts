@@ -3,7 +3,7 @@
  * `i` id, `a` answers (`f` question fingerprint, `r` answer), `p` asked, `s` ctx.state,
  * `u` the handler's own state, `o` once outcomes (`once:<key>` → `{ v }`), `x` re-asks, `n` the round that sealed it,
  * `t` the first round's span context (telemetry: trace id, span id, flags as 50 hex characters),
- * `w` when the round's questions went out (epoch ms, for the ask watchdog).
+ * `w` when the round's questions went out (epoch ms, for the ask watchdog), `g` the approval-page flow it continues.
  */
 import { dict, emptyFlow, isRecord, type FlowState } from './flow-state';
 
@@ -18,6 +18,7 @@ export interface SealedFlow {
   n?: number;
   t?: string;
   w?: number;
+  g?: string;
 }
 
 const ONCE_PREFIX = 'once:';
@@ -37,6 +38,7 @@ export function toSealedFlow(flow: FlowState): SealedFlow {
   for (const [k, v] of Object.entries(flow.onces)) sealed.o[ONCE_PREFIX + k] = 'value' in v ? { v: v.value } : {};
   if (flow.firstSpan !== undefined) sealed.t = flow.firstSpan;
   if (flow.askedAt !== undefined) sealed.w = flow.askedAt;
+  if (flow.approval !== undefined) sealed.g = flow.approval;
   return sealed;
 }
 
@@ -60,6 +62,7 @@ export function readFlow(payload: unknown): FlowState | undefined {
   if (typeof payload.u === 'string') flow.handlerState = payload.u;
   if (typeof payload.t === 'string') flow.firstSpan = payload.t;
   if (Number.isSafeInteger(payload.w)) flow.askedAt = payload.w as number;
+  if (typeof payload.g === 'string') flow.approval = payload.g;
   // The round that sealed it (a token without one counts as round 1).
   if (Number.isSafeInteger(payload.n) && (payload.n as number) > 0) flow.round = payload.n as number;
   for (const [k, v] of Object.entries(payload.p)) if (typeof v === 'string') flow.asked[k] = v;

@@ -13,6 +13,8 @@ export interface StoredPage {
   readonly key: string;
   readonly fingerprint: string;
   readonly request: InputRequest;
+  /** The page's link as given out (a later call, or a 2026 retry, sends the same link again). */
+  readonly link?: string;
   answered?: boolean;
 }
 

@@ -3,9 +3,15 @@
  * question no person saw logged and counted, and the call's end told to the approval flow. A call
  * whose question went to a page answers with the link and how to continue.
  */
-import { APPROVAL_META_KEY, type ApprovalNeeded, type AskPolicy } from '../../context/ask-fallback';
+import {
+  APPROVAL_META_KEY,
+  type ApprovalNeeded,
+  type AskFallback,
+  type AskFallbackOptions,
+  type AskPolicy,
+} from '../../context/ask-fallback';
 import type { AskPort } from '../../context/ask-port';
-import { ApprovalCompleted, FallbackAskPort } from '../../context/fallback-port';
+import { ApprovalCompleted, FallbackAskPort, type UrlChannel } from '../../context/fallback-port';
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { CallToolResult } from '../../protocol/types';
 import { APPROVAL_ARGUMENT, CONFIRM_ARGUMENT, withoutFallbackArgument } from '../../registry/declared-asks';
@@ -21,7 +27,12 @@ export function fallbackPolicy(core: ServerCore, def: ToolDefinition): AskPolicy
   const o = core.options.asks;
   const fallback = def.asks?.fallback ?? o.fallback;
   if (fallback === 'none') return undefined;
-  return { fallback, minDeclineMs: o.minDeclineMs, answerDeadlineMs: o.answerDeadlineMs };
+  return policyOf(fallback, o);
+}
+
+function policyOf(fallback: AskFallback, o: AskFallbackOptions): AskPolicy {
+  const { minDeclineMs, answerDeadlineMs, retryHoldMs } = o;
+  return { fallback, minDeclineMs, answerDeadlineMs, retryHoldMs };
 }
 
 /**
@@ -39,7 +50,7 @@ export function withDeny(
   const fallback = def.asks?.fallback ?? (o.fallback === 'deny' ? 'deny' : 'none');
   if (fallback !== 'deny' || attempt === undefined) return inner;
   return new FallbackAskPort(inner, {
-    policy: { fallback, minDeclineMs: o.minDeclineMs, answerDeadlineMs: o.answerDeadlineMs },
+    policy: policyOf(fallback, o),
     capabilities: scope.clientCapabilities,
     call: { tool: def.name ?? def.owner, args: {} },
     report: (note) => {
@@ -79,6 +90,7 @@ export function withFallback(
     approvalId: typeof approvalId === 'string' ? approvalId : undefined,
     confirmArgument: def.asks?.fallback === 'argument' && raw[CONFIRM_ARGUMENT] === true,
     desk: core.approvals,
+    channel: new RequestChannel(scope, io),
     report: (note) => {
       core.logger.warn(`ask not shown to a person: tool ${def.name} used its fallback`, {
         ...note,
@@ -135,6 +147,26 @@ export function approvalResult(a: ApprovalNeeded, def: ToolDefinition): CallTool
   return def.outputSchema
     ? { content: [{ type: 'text', text }], isError: true, _meta: meta }
     : { content: [{ type: 'text', text }], _meta: meta };
+}
+
+/** A page question's URL elicitation goes out on the call's own channel (the signal is read only when used). */
+class RequestChannel implements UrlChannel {
+  readonly elicitationIds: boolean;
+
+  constructor(
+    scope: RequestScope,
+    private readonly io: RequestIO,
+  ) {
+    this.elicitationIds = scope.era === 'legacy' && scope.protocolVersion === '2025-11-25';
+  }
+
+  get signal(): AbortSignal {
+    return this.io.signal;
+  }
+
+  notify(method: string, params: JsonObject): void {
+    this.io.notify({ jsonrpc: '2.0', method, params });
+  }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

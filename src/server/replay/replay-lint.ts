@@ -14,6 +14,7 @@ export type ReplayLintMode = 'off' | 'warn' | 'error';
 function show(step: ReplayStep | undefined): string {
   if (!step) return 'nothing more';
   if (step.kind === 'once') return `ctx.once("${step.key}")`;
+  if (step.kind === 'steered') return `the approval page's answer to "${step.key}"`;
   const params = step.question?.params as { message?: unknown } | undefined;
   const what =
     typeof params?.message === 'string' ? JSON.stringify(params.message) : JSON.stringify(step.question ?? 'a pause');
@@ -24,7 +25,7 @@ function same(a: ReplayStep, b: ReplayStep): boolean {
   return (
     a.kind === b.kind &&
     a.key === b.key &&
-    (a.kind === 'once' || a.fingerprint === (b as { fingerprint: string }).fingerprint)
+    (a.kind !== 'ask' || a.fingerprint === (b as { fingerprint: string }).fingerprint)
   );
 }
 
@@ -35,7 +36,10 @@ export function replayProblems(
   effects: readonly string[],
 ): string[] {
   const problems: string[] = [];
-  const length = Math.max(first.length, second.length);
+  // From where an approval page answered or took a question, the fallback steered the round: the
+  // dry run (which opens no approval flows) cannot follow, so the runs are compared up to there.
+  const steered = first.findIndex((s) => s.kind === 'steered');
+  const length = steered >= 0 ? steered : Math.max(first.length, second.length);
   for (let i = 0; i < length; i++) {
     const a = first[i];
     const b = second[i];

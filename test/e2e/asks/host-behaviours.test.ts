@@ -44,14 +44,14 @@ class Danger {
 }
 
 /** `minDeclineMs` high: any decline a program sends counts as instant (no clock in the assertions). */
-function makeApp(minDeclineMs: number) {
+function makeApp(minDeclineMs: number, answerDeadlineMs: number) {
   return McpApplication.create({
     name: 'danger',
     version: '1.0.0',
     providers: [Danger],
     modules: [
       ContextServerModule.configure({
-        asks: { minDeclineMs, answerDeadlineMs: 300 },
+        asks: { minDeclineMs, answerDeadlineMs },
         logger: { warn: () => undefined, error: () => undefined },
       }),
     ],
@@ -117,8 +117,9 @@ const CLIENTS: [string, Caller, boolean][] = [
 let instant: HttpServerHandle;
 let human: HttpServerHandle;
 beforeAll(async () => {
-  instant = await serveHttp(makeApp(60_000), { port: 0 });
-  human = await serveHttp(makeApp(0), { port: 0 });
+  instant = await serveHttp(makeApp(60_000, 300), { port: 0 });
+  // An answer is awaited here: the deadline is only a safety net (no race with a busy machine).
+  human = await serveHttp(makeApp(0, 60_000), { port: 0 });
 });
 afterAll(async () => {
   await instant.close({ deadlineMs: 1000 });

@@ -138,13 +138,32 @@ bothEras('travel desk over HTTP', (era) => {
   test('a confirmation declined faster than a person reads goes to an approval page; nothing is charged', async () => {
     // A scripted decline comes back in microseconds: the ask watchdog takes it as "not shown" (a
     // host that auto-declines), and book_flight's approvalPage fallback answers with a link.
-    const decliner = await connectTestClient({ url: server.url }, { era, answers: { confirm: { action: 'decline' } } });
+    const decliner = await connectTestClient(
+      { url: server.url },
+      { era, declare: ['elicitation'], answers: { confirm: { action: 'decline' } } },
+    );
     const store = app.container.resolve(BookingStore);
     const before = store.charges;
     const run = await decliner.callTool('book_flight', { flightId: 'BER-VIE-128' });
     expect(run.text).toContain('Show the user this link');
     const approval = run.result._meta?.['io.onemodelcontext/approval'];
     expect(approval).toEqual(expect.objectContaining({ url: expect.any(String) }));
+    expect(store.charges).toBe(before);
+    await decliner.close();
+  });
+
+  test('with URL mode the page goes to the host as a URL elicitation; declined at once too, the link', async () => {
+    const decliner = await connectTestClient(
+      { url: server.url },
+      { era, answers: { confirm: { action: 'decline' }, urlElicitation: { action: 'decline' } } },
+    );
+    const store = app.container.resolve(BookingStore);
+    const before = store.charges;
+    const run = await decliner.callTool('book_flight', { flightId: 'BER-VIE-128' });
+    const approval = run.result._meta?.['io.onemodelcontext/approval'] as { url: string };
+    const sent = decliner.asks.filter((a) => a.kind === 'urlElicitation').map((a) => a.params.url);
+    expect(sent).toEqual([approval.url]);
+    expect(run.text).toContain('Show the user this link');
     expect(store.charges).toBe(before);
     await decliner.close();
   });

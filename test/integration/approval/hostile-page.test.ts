@@ -163,3 +163,33 @@ test('an expired flow refuses its page and its id', async () => {
     Date.now = realNow;
   }
 });
+
+describe('URL mode (2026): the sealed flow id in requestState', () => {
+  const URL_CAPS = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } } };
+  const call = async (user: string | undefined, extra: Record<string, unknown>) => {
+    const headers: Record<string, string> = user ? { 'x-user': user } : {};
+    const params = { name: 'order', arguments: { item: 'tea' }, _meta: URL_CAPS, ...extra };
+    return replyOf(await modernPost(server.url, 1, 'tools/call', params, headers));
+  };
+
+  test("another principal cannot continue alice's URL-mode flow, nor a tampered state; alice still can", async () => {
+    const before = charges;
+    const first = await call('alice', {});
+    const asked = first.result.inputRequests['note:approval'];
+    expect(asked.params.mode).toBe('url');
+    const consent = { 'note:approval': { action: 'accept' } };
+    const state = first.result.requestState as string;
+    expect((await post(asked.params.url, 'note=hello&_action=accept')).status).toBe(200);
+
+    const mallory = await call('mallory', { inputResponses: consent, requestState: state });
+    expect(mallory.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    const tampered = `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`;
+    const forged = await call('alice', { inputResponses: consent, requestState: tampered });
+    expect(forged.error).toMatchObject({ code: -32602 });
+    expect(charges).toBe(before);
+
+    const done = await call('alice', { inputResponses: consent, requestState: state });
+    expect(done.result.content[0].text).toBe('ordered tea: hello');
+    expect(charges).toBe(before + 1);
+  });
+});

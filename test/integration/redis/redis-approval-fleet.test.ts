@@ -1,11 +1,14 @@
 /**
  * Approval pages across a fleet: two travel-desk instances share one real redis-server through
  * RedisModule. A page linked by one instance is answered on the other, and the call continues on
- * whichever instance the caller reaches; the booking is charged once over both.
+ * whichever instance the caller reaches; the booking is charged once over both. With URL-mode
+ * elicitation the call held on one instance reads the shared store until the page, answered on the
+ * other, has its answer.
  */
 import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { serveHttp, type HttpServerHandle, type McpApplication } from '../../../src';
 import { createTravelDesk } from '../../../sample-app/src/app';
 import { BookingStore } from '../../../sample-app/src/catalog';
@@ -54,8 +57,13 @@ function onOther(link: string, other: HttpServerHandle): string {
 const text = (r: Result) => r.content.map((c) => c.text ?? '').join('');
 
 test('a page linked by one instance is answered on the other; the call continues across both; one charge', async () => {
+  await bookAcrossTheFleet();
+});
+
+// The last test shuts the fleet down (before the fixture's afterAll stops redis-server).
+test('URL mode: the held call on one instance goes on when the page is answered on the other', async () => {
   try {
-    await bookAcrossTheFleet();
+    await bookByUrlAcrossTheFleet();
   } finally {
     await shutDown();
   }
@@ -94,4 +102,35 @@ async function bookAcrossTheFleet(): Promise<void> {
   const repeat = await onB({ flightId: 'BER-VIE-128', approvalId: approval!.id });
   expect(text(repeat)).toBe(text(third));
   expect(charges()).toBe(1);
+}
+
+async function bookByUrlAcrossTheFleet(): Promise<void> {
+  const [a, b] = servers as [HttpServerHandle, HttpServerHandle];
+  const charges = () => apps.reduce((n, app) => n + app.container.resolve(BookingStore).charges, 0);
+  const before = charges();
+  const client = new Client({ name: 'url-host-v1', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+  clients.push(client);
+  const ids: string[] = [];
+  const completed: string[] = [];
+  const answered: Promise<number>[] = [];
+  client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    const { url, message, elicitationId } = req.params as { url: string; message: string; elicitationId: string };
+    ids.push(elicitationId);
+    const body = message.includes('Who is travelling?')
+      ? new URLSearchParams({ fullName: 'Ada Lovelace', email: 'ada@example.com', seat: 'aisle', _action: 'accept' })
+      : 'confirm=true&_action=accept';
+    // The person answers on the other instance, after the host's consent.
+    const post = { method: 'POST', headers: FORM, body: body.toString() };
+    setImmediate(() => answered.push(fetch(onOther(url, b), post).then((r) => r.status)));
+    return { action: 'accept' };
+  });
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+    completed.push(n.params.elicitationId);
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(a.url)));
+  const booked = (await client.callTool({ name: 'book_flight', arguments: { flightId: 'BER-VIE-128' } })) as Result;
+  expect(text(booked)).toMatch(/^Booked BER-VIE-128 for Ada Lovelace \(seat: aisle\)/);
+  expect(await Promise.all(answered)).toEqual([200, 200]);
+  expect(completed).toEqual(ids);
+  expect(charges() - before).toBe(1);
 }
