@@ -103,7 +103,8 @@ export function httpOptionsFromEnv(
   if (env.allowedHosts) options.allowedHosts = [...env.allowedHosts, `127.0.0.1:${port}`, `localhost:${port}`];
   if (env.sessionIdPrefix) options.sessionIdPrefix = env.sessionIdPrefix;
   if (env.readinessPath) options.readinessPath = env.readinessPath;
-  // Behind a proxy (its hosts are allowed): close connections only once it stopped sending here.
-  if (env.allowedHosts) options.drainQuietMs = 1000;
+  // Behind a proxy (its hosts are allowed): close connections only once it stopped sending here, and
+  // for longer than it keeps an idle connection (deploy/nginx.conf: 4 s), so none is still in its pool.
+  if (env.allowedHosts) options.drainQuietMs = 5000;
   return { ...options, ...env.sessionPools };
 }

@@ -66,7 +66,7 @@ test('httpOptionsFromEnv keeps the instance reachable on its own loopback addres
     allowedHosts: ['127.0.0.1:8080', '127.0.0.1:8081', 'localhost:8081'],
     sessionIdPrefix: 'i1',
     readinessPath: '/ready',
-    drainQuietMs: 1000,
+    drainQuietMs: 5000,
   });
   expect(httpOptionsFromEnv({})).toEqual({ host: '127.0.0.1', port: 3000, path: '/mcp' });
 });
