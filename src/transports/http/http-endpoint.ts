@@ -118,8 +118,7 @@ export class HttpEndpoint {
   async handle(req: HttpRequestView, res: ResponseSink): Promise<void> {
     try {
       await this.route(req, res);
-      // The connection is idle from now on: the quiet moment counts from here.
-      if (this.closing) this.lastRequestAt = Date.now();
+      if (this.closing) this.lastRequestAt = Date.now(); // the connection is idle from here
     } catch (e) {
       this.ctx.logger.error('HTTP transport error', thrownDetail(e));
       try {

@@ -210,15 +210,20 @@ test('two instances draining at once (each finishing a legacy ask): every new re
   const held = [await pendingAskOn(1), await pendingAskOn(2)];
   const stopping = [fleet.script('stop', '1'), fleet.script('stop', '2')];
   try {
-    await fleet.until('both drain', async () => ((await readiness(1, 503)) && (await readiness(2, 503)) ? true : undefined));
+    const bothDrain = async () => ((await readiness(1, 503)) && (await readiness(2, 503)) ? true : undefined);
+    await fleet.until('both drain', bothDrain);
     const counts = { sent: 0, completed: 0, failed: 0, reSentAfter503: 0 };
     const failures: string[] = [];
     const worker = async (): Promise<void> => {
       for (let i = 0; i < 40; i++) {
         counts.sent++;
         const r = await call(fleet.url, { name: 'test_simple_text' });
-        if (ok(r)) counts.completed++;
-        else (counts.failed++, failures.push(`${r.status} ${r.text.slice(0, 200)}`));
+        if (ok(r)) {
+          counts.completed++;
+        } else {
+          counts.failed++;
+          failures.push(`${r.status} ${r.text.slice(0, 200)}`);
+        }
         if (String(r.headers['x-upstream-addr']).includes(' : ')) counts.reSentAfter503++;
       }
     };
@@ -228,7 +233,8 @@ test('two instances draining at once (each finishing a legacy ask): every new re
     expect(counts.reSentAfter503).toBeGreaterThan(0); // the draining instances did get (and refuse) requests
     for (const { session, stream, ask } of held) {
       const content = { username: 'ada', email: 'ada@example.com' };
-      const answer = await post(fleet.url, { jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content } }, session.headers());
+      const reply = { jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content } };
+      const answer = await post(fleet.url, reply, session.headers());
       expect(answer.status).toBe(202);
       const done = await stream.next((m) => typeof m.id === 'string' && m.id.startsWith('call-'));
       expect(JSON.stringify(done.result.content)).toContain('ada@example.com');
