@@ -133,6 +133,8 @@ try {
       failedRequests: counts.failedRequests,
       doubleRuns: twice,
       rssStartMb: rss[1] ?? rss[0],
+      // Halfway too: growth that stops in the second half is a heap settling, not a leak.
+      rssMidMb: rss[Math.ceil(rss.length / 2)] ?? rss.at(-1),
       rssEndMb: rss.at(-1),
       redisKeys: keys,
       // Each flow that asked is one hash, kept requestStateLifetime after its last round.

@@ -11,7 +11,8 @@
 #
 # Env: FLEET_APP=sample|conformance (default sample), FLEET_DIR (default $TMPDIR/onemodelcontext-fleet),
 # FLEET_LB_PORT (8080), FLEET_PORT_BASE (8081: instances on 8081-8083), FLEET_REDIS_PORT (6391),
-# FLEET_NO_REDIS=1 (instances without Redis), FLEET_INSTANCES=1|2|3 (default 3), FLEET_ENTRY (another
+# FLEET_NO_REDIS=1 (instances without Redis), FLEET_READINESS_PORT_BASE (readiness threads on it and the next
+# two ports, READINESS_PORT), FLEET_INSTANCES=1|2|3 (default 3), FLEET_ENTRY (another
 # entry file to run, e.g. a benchmark server), REQUEST_STATE_KEY (default: one random key per fleet).
 # Needs redis-server and nginx (scripts/install-debian.sh installs them).
 set -euo pipefail
@@ -86,6 +87,7 @@ instance_start() {
     ALLOWED_HOSTS="127.0.0.1:$LB_PORT,localhost:$LB_PORT" \
     SESSION_ID_PREFIX="i$n" \
     READINESS_PATH=/ready \
+    READINESS_PORT=${FLEET_READINESS_PORT_BASE:+$((FLEET_READINESS_PORT_BASE + n - 1))} \
     nohup node "$ENTRY" >"$DIR/i$n.log" 2>&1 &
   echo $! >"$DIR/i$n.pid"
   wait_until "instance i$n on :$port" 20 http_get "$port" /ready

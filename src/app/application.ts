@@ -220,9 +220,14 @@ export class McpApplication {
   /**
    * Registers a run-time change by name (at start-up, on every instance): `applyChange(name, args)`
    * runs `handler(args)` on every instance of a fleet, and instances that start later replay it.
+   * Returns what unregisters the handler.
    */
-  registerChange<A = unknown>(name: string, handler: ChangeHandler<A>): void {
-    this.changes.register(name, handler as ChangeHandler);
+  registerChange<A = unknown>(name: string, handler: ChangeHandler<A>): () => void {
+    return this.changes.register(name, handler as ChangeHandler);
+  }
+  /** @internal Whether run-time changes travel through a fleet's bus (a bridge mount relists fleet-wide). */
+  get inFleet(): boolean {
+    return this.changes.inFleet;
   }
   /** Makes a registered change (JSON arguments): here at once, or through the fleet's bus on every instance. */
   applyChange(name: string, args?: unknown): Promise<void> {

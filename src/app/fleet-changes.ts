@@ -12,6 +12,9 @@ import type { FleetChangeEvent } from '../server/fleet/notification-bus';
 /** Applies a named change on one instance; it may call `app.addTool` and the like. */
 export type ChangeHandler<A = unknown> = (args: A) => void;
 
+/** The prefix of the changes the framework itself makes (e.g. `onemodelcontext.bridge.relist:<namespace>`). */
+export const FRAMEWORK_CHANGE = 'onemodelcontext.';
+
 export class FleetChanges {
   private readonly handlers = new Map<string, ChangeHandler>();
   private applying = 0;
@@ -22,11 +25,20 @@ export class FleetChanges {
     this.relay = relay;
   }
 
-  register(name: string, handler: ChangeHandler): void {
+  /** Whether changes travel through a fleet's bus (else they apply here only). */
+  get inFleet(): boolean {
+    return this.relay !== undefined;
+  }
+
+  /** Returns what removes the handler again (a bridge mount that closes). */
+  register(name: string, handler: ChangeHandler): () => void {
     if (this.handlers.has(name)) {
       throw new FrameworkError('OMC_DUPLICATE_NAME', `Run-time change "${name}" is registered twice.`);
     }
     this.handlers.set(name, handler);
+    return () => {
+      if (this.handlers.get(name) === handler) this.handlers.delete(name);
+    };
   }
 
   async apply(name: string, args: unknown): Promise<void> {
@@ -43,6 +55,8 @@ export class FleetChanges {
 
   /** A change heard on the bus (live or replayed). */
   receive(change: FleetChangeEvent): void {
+    // The framework's own changes (a bridge mount's relist) concern a part this instance may not have (yet).
+    if (!this.handlers.has(change.name) && change.name.startsWith(FRAMEWORK_CHANGE)) return;
     if (!this.handlers.has(change.name)) {
       throw new Error(`run-time change "${change.name}" is not registered on this instance`);
     }

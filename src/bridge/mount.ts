@@ -5,6 +5,7 @@
  * limits, scopes and telemetry apply to mounted items as to its own: they are ordinary definitions.
  */
 import type { McpApplication } from '../app/application';
+import { FRAMEWORK_CHANGE } from '../app/fleet-changes';
 import type { ContextClient } from '../client/context-client';
 import type { Page } from '../client/page';
 import type { ChangeNotification } from '../protocol/listen';
@@ -59,6 +60,9 @@ export class Mount {
   };
   private readonly syncing = new Map<ListName, Promise<void>>();
   private readonly again = new Set<ListName>();
+  /** In a fleet: the named change that makes every instance's mount relist (see `changed`). */
+  private readonly relistChange: string;
+  private readonly stopFleetRelist?: () => void;
 
   private constructor(
     private readonly app: McpApplication,
@@ -82,6 +86,12 @@ export class Mount {
       (uri) => this.app.notifyResourceUpdated(this.ns.uri(uri)),
       (m) => this.event(m),
     );
+    this.relistChange = `${FRAMEWORK_CHANGE}bridge.relist:${this.options.namespace}`;
+    if (app.inFleet) {
+      this.stopFleetRelist = app.registerChange<unknown>(this.relistChange, (lists) =>
+        this.relist(Array.isArray(lists) ? lists.filter((l): l is ListName => l in this.mounted) : []),
+      );
+    }
   }
 
   /** Connects to the upstream and registers its items; an upstream that cannot start fails here. */
@@ -108,6 +118,7 @@ export class Mount {
 
   /** Cancels parked calls and upstream subscriptions, unregisters every mounted item, closes the upstream. */
   async close(): Promise<void> {
+    this.stopFleetRelist?.();
     this.parking.close();
     this.watches.close();
     await this.upstream.close();
@@ -126,13 +137,26 @@ export class Mount {
       this.app.notifyResourceUpdated(this.ns.uri(n.params.uri));
       return;
     }
+    const lists = LISTS_OF[n.method] ?? [];
+    if (lists.length === 0) return;
+    if (!this.stopFleetRelist) return this.relist(lists);
+    // In a fleet, every instance mounts the upstream on its own connection, and the upstream may tell
+    // only this one (or only some): every instance relists, so they all serve the same items.
+    this.app.applyChange(this.relistChange, lists).catch((e: unknown) => {
+      this.event(`the other instances were not told to relist: ${e instanceof Error ? e.message : String(e)}`);
+      this.relist(lists);
+    });
+  }
+
+  /** Relists from this instance's upstream connection. */
+  private relist(lists: readonly ListName[]): void {
     let client: ContextClient;
     try {
       client = this.upstream.live();
     } catch {
       return; // down: the resync after the restart sees the change
     }
-    for (const list of LISTS_OF[n.method] ?? []) void this.sync(client, list).catch((e) => this.report(list, e));
+    for (const list of lists) void this.sync(client, list).catch((e) => this.report(list, e));
   }
 
   /** One list at a time; a change announced during a sync runs one more sync after it. */

@@ -18,6 +18,8 @@ export interface DeploymentEnv {
   sessionIdPrefix?: string;
   /** `READINESS_PATH`: serve the readiness route there (e.g. `/ready`). */
   readinessPath?: string;
+  /** `READINESS_PORT`: also answer readiness on this port, from a worker thread (fast under load). */
+  readinessPort?: number;
   /** `MAX_SESSIONS`, `MAX_SESSIONS_PER_PRINCIPAL`, `MAX_ANONYMOUS_SESSIONS`, `SESSION_EVICTION_MIN_IDLE_MS`. */
   sessionPools?: Partial<Pick<HttpOptions, SessionPoolOption>>;
 }
@@ -79,6 +81,11 @@ export function readDeploymentEnv(env: Readonly<Record<string, string | undefine
     if (/^\/[A-Za-z0-9/_.-]*$/.test(readiness)) out.readinessPath = readiness;
     else problems.push({ field: 'READINESS_PATH', message: 'must be a path such as /ready' });
   }
+  const readinessPort = value('READINESS_PORT');
+  if (readinessPort !== undefined) {
+    if (/^\d{1,5}$/.test(readinessPort) && Number(readinessPort) <= 65_535) out.readinessPort = Number(readinessPort);
+    else problems.push({ field: 'READINESS_PORT', message: 'must be a port number (0-65535)' });
+  }
   for (const [name, option] of SESSION_POOL_ENV) {
     const v = value(name);
     if (v === undefined) continue;
@@ -103,7 +110,9 @@ export function httpOptionsFromEnv(
   if (env.allowedHosts) options.allowedHosts = [...env.allowedHosts, `127.0.0.1:${port}`, `localhost:${port}`];
   if (env.sessionIdPrefix) options.sessionIdPrefix = env.sessionIdPrefix;
   if (env.readinessPath) options.readinessPath = env.readinessPath;
-  // Behind a proxy (its hosts are allowed): close connections only once it stopped sending here.
-  if (env.allowedHosts) options.drainQuietMs = 1000;
+  if (env.readinessPort !== undefined) options.readinessPort = env.readinessPort;
+  // Behind a proxy (its hosts are allowed): close connections only once it stopped sending here, and
+  // for longer than it keeps an idle connection (deploy/nginx.conf: 4 s), so none is still in its pool.
+  if (env.allowedHosts) options.drainQuietMs = 5000;
   return { ...options, ...env.sessionPools };
 }

@@ -105,8 +105,8 @@ export class HttpEndpoint {
   }
 
   /**
-   * When the last request arrived since the drain began (epoch ms; its start counts as one):
-   * shutdown waits for a quiet moment before closing connections. Not kept outside a drain.
+   * When the last request arrived or ended since the drain began (epoch ms; its start counts as
+   * one): shutdown waits for a quiet moment before closing connections. Not kept outside a drain.
    */
   lastRequestAt = 0;
 
@@ -118,6 +118,7 @@ export class HttpEndpoint {
   async handle(req: HttpRequestView, res: ResponseSink): Promise<void> {
     try {
       await this.route(req, res);
+      if (this.closing) this.lastRequestAt = Date.now(); // the connection is idle from here
     } catch (e) {
       this.ctx.logger.error('HTTP transport error', thrownDetail(e));
       try {

@@ -98,6 +98,11 @@ export class HttpOptions {
    * fingerprint) while it takes requests, 503 `{ status: 'draining' }` once closing. Off unless set.
    */
   @IsOptional() @IsString() @Matches(/^\/[A-Za-z0-9/_.-]*$/) readinessPath?: string;
+  /**
+   * Also answer readiness (at `readinessPath`, default `/ready`) on this port, from a worker thread:
+   * fast however busy the request loop is (0: any free port, see the handle's `readinessPort`).
+   */
+  @IsOptional() @IsInt() @Min(0) @Max(65_535) readinessPort?: number;
   /** `retry:` sent with the 2025-11-25 priming event. */
   @IsInt() @Min(0) sseRetryMs = 1000;
   /** Keep-alive comment interval on long-lived SSE streams (0 disables). */

@@ -14,6 +14,7 @@ import { HttpEndpoint } from './http-endpoint';
 import { isLoopbackHost, validateHttpOptions, type HttpOptions } from './http-options';
 import { nodeHandlerFor } from './node-handler';
 import { answerReadiness } from './readiness';
+import { startReadinessThread } from './readiness-thread';
 
 export interface HttpServerHandle {
   /** e.g. http://127.0.0.1:PORT/mcp */
@@ -27,6 +28,8 @@ export interface HttpServerHandle {
    * restart; a fleet drain leaves it off, so a legacy ask pending at SIGTERM completes when answered.
    */
   close(options?: { deadlineMs?: number; withdrawAsks?: boolean }): Promise<void>;
+  /** The port of the readiness thread, with `readinessPort`. */
+  readonly readinessPort?: number;
 }
 
 export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions> = {}): Promise<HttpServerHandle> {
@@ -57,12 +60,13 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
   const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts, opts.port || undefined));
   const mcp = nodeHandlerFor(endpoint, { matchPath: true });
   const { readinessPath } = opts;
-  const readiness = readinessPath && {
-    path: readinessPath,
+  const facts = {
+    path: readinessPath ?? '/ready',
     stateKeyFingerprint: app.endpoint.settings.stateKeyFingerprint,
     draining: () => endpoint.draining,
     storesReachable: () => app.endpoint.settings.storesReachable(),
   };
+  const readiness = readinessPath ? facts : undefined;
   const handler = readiness
     ? (req: IncomingMessage, res: ServerResponse): void => void (answerReadiness(req, res, readiness) || mcp(req, res))
     : mcp;
@@ -96,11 +100,19 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
   const hostForUrl = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
   // Approval links point here unless `asks.approvalBaseUrl` says where the public address is.
   endpoint.ctx.server.settings.approvalPages?.setBaseUrl(`http://${hostForUrl}:${port}${approvalBase(opts.path)}`);
+  const thread =
+    opts.readinessPort === undefined
+      ? undefined
+      : await startReadinessThread(facts, { host: opts.host, port: opts.readinessPort }).catch(async (e: unknown) => {
+          server.close();
+          throw e;
+        });
   let closing: Promise<void> | undefined;
   return {
     url: `http://${hostForUrl}:${port}${opts.path}`,
     port,
     server,
+    readinessPort: thread?.port,
     close: ({ deadlineMs = 25_000, withdrawAsks = false } = {}) =>
       (closing ??= shutdown(
         server,
@@ -108,7 +120,7 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
         deadlineMs,
         Math.min(opts.drainQuietMs, opts.keepAliveTimeoutMs),
         withdrawAsks,
-      )),
+      ).finally(() => thread?.close())),
   };
 }
 

@@ -185,6 +185,68 @@ test('a legacy ask pending at SIGTERM: the draining instance serves the answer a
   }
 });
 
+/** A legacy session on the instance `n`, with a call waiting on the client's answer to its ask. */
+async function pendingAskOn(n: number): Promise<{ session: LegacySession; stream: SseReader; ask: any }> {
+  for (let tries = 0; tries < 60; tries++) {
+    const session = new LegacySession(fleet.url);
+    await session.initialize({ elicitation: {} });
+    if (!session.sessionId.startsWith(`i${n}.`)) continue;
+    const body = {
+      jsonrpc: '2.0',
+      id: `call-${n}`,
+      method: 'tools/call',
+      params: { name: 'test_elicitation', arguments: { message: 'Who?' } },
+    };
+    const stream = await SseReader.open(fleet.url, { method: 'POST', headers: session.headers(), body });
+    return { session, stream, ask: await stream.next((m) => m.method === 'elicitation/create') };
+  }
+  throw new Error(`no session landed on instance ${n}`);
+}
+
+test('two instances draining at once (each finishing a legacy ask): every new request through nginx is served by the third', async () => {
+  // A pending ask keeps a draining instance accepting connections (its answer may come on a new
+  // one), so it answers new work with 503: nginx must re-send each such request to an instance it
+  // has not tried, never to a draining one again.
+  const held = [await pendingAskOn(1), await pendingAskOn(2)];
+  const stopping = [fleet.script('stop', '1'), fleet.script('stop', '2')];
+  try {
+    const bothDrain = async () => ((await readiness(1, 503)) && (await readiness(2, 503)) ? true : undefined);
+    await fleet.until('both drain', bothDrain);
+    const counts = { sent: 0, completed: 0, failed: 0, reSentAfter503: 0 };
+    const failures: string[] = [];
+    const worker = async (): Promise<void> => {
+      for (let i = 0; i < 40; i++) {
+        counts.sent++;
+        const r = await call(fleet.url, { name: 'test_simple_text' });
+        if (ok(r)) {
+          counts.completed++;
+        } else {
+          counts.failed++;
+          failures.push(`${r.status} ${r.text.slice(0, 200)}`);
+        }
+        if (String(r.headers['x-upstream-addr']).includes(' : ')) counts.reSentAfter503++;
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    report('two instances draining', counts);
+    expect(failures).toEqual([]);
+    expect(counts.reSentAfter503).toBeGreaterThan(0); // the draining instances did get (and refuse) requests
+    for (const { session, stream, ask } of held) {
+      const content = { username: 'ada', email: 'ada@example.com' };
+      const reply = { jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content } };
+      const answer = await post(fleet.url, reply, session.headers());
+      expect(answer.status).toBe(202);
+      const done = await stream.next((m) => typeof m.id === 'string' && m.id.startsWith('call-'));
+      expect(JSON.stringify(done.result.content)).toContain('ada@example.com');
+    }
+  } finally {
+    for (const { stream } of held) stream.close();
+    await Promise.all(stopping);
+    await fleet.script('start', '1');
+    await fleet.script('start', '2');
+  }
+});
+
 /** A 2026 request of a client that declared the tasks extension, through nginx. */
 let taskIds = 0;
 async function taskRequest(method: string, params: Record<string, unknown>, name: string): Promise<any> {

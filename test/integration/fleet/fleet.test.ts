@@ -212,7 +212,7 @@ describe('faults', () => {
   });
 
   test('a rolling restart of all three instances under a steady load loses no request', async () => {
-    const counts = { sent: 0, completed: 0, failed: 0 };
+    const counts = { sent: 0, completed: 0, failed: 0, reSentAfter503: 0 };
     const failures: string[] = [];
     let stop = false;
     const worker = async () => {
@@ -220,11 +220,12 @@ describe('faults', () => {
         counts.sent++;
         try {
           const r = await call(fleet.url, { name: 'test_simple_text' });
+          if (String(r.headers['x-upstream-addr']).includes(' : ')) counts.reSentAfter503++;
           if (r.status === 200 && r.message?.result) {
             counts.completed++;
           } else {
             counts.failed++;
-            failures.push(`${r.status} ${r.text.slice(0, 200)}`);
+            failures.push(`${r.status} ${String(r.headers['x-upstream-addr'])} ${r.text.slice(0, 200)}`);
           }
         } catch (e) {
           counts.failed++;
@@ -240,13 +241,10 @@ describe('faults', () => {
     stop = true;
     await load;
     process.stderr.write(`rolling restart: ${JSON.stringify(counts)}\n`);
-    // Nothing is lost: every request is answered with its result, or — rarely, when nginx's two
-    // re-sends of a draining instance's 503 both land on a draining instance again — with that clear
-    // 503, which ran nothing and can be retried. No other failure, and no more than 1 in 1 000.
-    const shuttingDown = /^503 .*Server is shutting down/;
-    expect(failures.filter((f) => !shuttingDown.test(f))).toEqual([]);
-    expect(failures.length * 1000).toBeLessThanOrEqual(counts.sent);
-    expect(counts.completed + failures.length).toBe(counts.sent);
+    // Nothing is lost: a draining instance's 503 (it ran nothing) is re-sent by nginx to an instance
+    // the request has not tried, and a connection is closed only once nginx has stopped using it.
+    expect(failures).toEqual([]);
+    expect(counts.completed).toBe(counts.sent);
     expect(counts.sent).toBeGreaterThan(20);
   });
 });

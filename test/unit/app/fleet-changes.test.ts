@@ -68,3 +68,25 @@ test('an unregistered change name is refused; without a bus a change applies at 
   expect(toolNames(app)).toContain('solo_tool');
   app.addTool({ name: 'direct_tool', handler: () => 'ok' }); // one process: direct changes stay allowed
 });
+
+test('registerChange returns what unregisters it; a framework change nobody here registered is skipped quietly', async () => {
+  const bus = new InProcessNotificationBus();
+  const a = instance(bus);
+  const b = instance(bus);
+  await Promise.all([a.app.endpoint.settings.ready(), b.app.endpoint.settings.ready()]);
+  const heard: unknown[] = [];
+  const unregister = a.app.registerChange('onemodelcontext.bridge.relist:up', (lists) => heard.push(lists));
+  // b has no such mount: it skips the change (no warning), a applies it.
+  const warned = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    await a.app.applyChange('onemodelcontext.bridge.relist:up', ['tools']);
+    expect(warned.mock.calls.map(String).join('')).not.toMatch(/run-time change failed/);
+  } finally {
+    warned.mockRestore();
+  }
+  expect(heard).toEqual([['tools']]);
+  unregister();
+  await expect(a.app.applyChange('onemodelcontext.bridge.relist:up')).rejects.toThrow(/not registered/);
+  expect(a.app.registerChange('onemodelcontext.bridge.relist:up', () => undefined)).toBeInstanceOf(Function);
+  await Promise.all([a.app.close(), b.app.close()]);
+});

@@ -9,6 +9,7 @@ test('reads every variable, trimming and lower-casing hosts', () => {
     ALLOWED_HOSTS: ' LB.example:443 , 127.0.0.1:8080,',
     SESSION_ID_PREFIX: 'i1',
     READINESS_PATH: '/ready',
+    READINESS_PORT: '9091',
   });
   expect(env).toEqual({
     port: 8081,
@@ -17,7 +18,9 @@ test('reads every variable, trimming and lower-casing hosts', () => {
     allowedHosts: ['lb.example:443', '127.0.0.1:8080'],
     sessionIdPrefix: 'i1',
     readinessPath: '/ready',
+    readinessPort: 9091,
   });
+  expect(httpOptionsFromEnv(env)).toMatchObject({ readinessPath: '/ready', readinessPort: 9091 });
 });
 
 test('empty and absent variables are unset', () => {
@@ -35,6 +38,8 @@ test.each([
   ['SESSION_ID_PREFIX', 'x'.repeat(33)],
   ['READINESS_PATH', 'ready'],
   ['READINESS_PATH', '/ready?x=1'],
+  ['READINESS_PORT', '70000'],
+  ['READINESS_PORT', 'ready'],
 ])('%s=%j stops start-up with a message naming it', (name, value) => {
   let error: unknown;
   try {
@@ -66,7 +71,7 @@ test('httpOptionsFromEnv keeps the instance reachable on its own loopback addres
     allowedHosts: ['127.0.0.1:8080', '127.0.0.1:8081', 'localhost:8081'],
     sessionIdPrefix: 'i1',
     readinessPath: '/ready',
-    drainQuietMs: 1000,
+    drainQuietMs: 5000,
   });
   expect(httpOptionsFromEnv({})).toEqual({ host: '127.0.0.1', port: 3000, path: '/mcp' });
 });
