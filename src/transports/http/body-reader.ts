@@ -19,6 +19,8 @@ export function decodeUtf8(bytes: Uint8Array): BodyRead {
   }
 }
 
+function ignoreLateError(): void {}
+
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.resolve(TOO_LARGE(limit));
@@ -36,6 +38,9 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
+      // A request that errors later (a reset after its body was read: 'aborted') must still have a
+      // listener, or the error is uncaught and ends the process; this one holds nothing.
+      req.on('error', ignoreLateError);
       req.off('close', onClose);
       chunks.length = 0;
       resolve(r);
