@@ -99,7 +99,7 @@ function continuing<T>(deps: EngineDeps, r: AskRun<T>, binding: StateBinding, op
   };
 }
 
-/** A refusal's reason goes to the log, never its payload; anything else (a payload of the wrong shape) is `malformed`. */
+/** A refusal's reason goes to the log, never its payload; anything else (a payload of the wrong shape): `malformed`. */
 function refused<T>(deps: EngineDeps, r: AskRun<T>, e: unknown): ProtocolError {
   telemetryOf(r.scope)?.refused(e instanceof StateRefusal ? e.reason : 'malformed');
   deps.logger.warn('requestState refused', {

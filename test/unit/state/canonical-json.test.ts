@@ -95,9 +95,10 @@ describe('canonicalJson (RFC 8785)', () => {
 
   it('orders 0 to 40 keys as canonicalize does (the in-place sort of short key lists and Array#sort of long ones)', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 4 }), fc.integer(), { maxKeys: 40 }), (value) => {
-        expect(canonicalJson(value)).toBe(canonicalize(value));
-      }),
+      fc.property(
+        fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 4 }), fc.integer(), { maxKeys: 40 }),
+        (value) => expect(canonicalJson(value)).toBe(canonicalize(value)),
+      ),
       { numRuns: 2_000 },
     );
   });
