@@ -128,21 +128,6 @@ export class MemoryFlowStore implements FlowStore {
     owner?: string,
     startedAtMs?: number,
   ): Promise<FlowClaim> {
-    return this.claimNow(flowId, holder, expiresAtMs, leaseMs, owner, startedAtMs);
-  }
-
-  /**
-   * `claim`, answered synchronously. The engine calls the `…Now` methods of this store directly: a
-   * round then holds, completes and releases its flow without a promise or an await (issue 34).
-   */
-  claimNow(
-    flowId: string,
-    holder: string,
-    expiresAtMs: number,
-    leaseMs: number,
-    owner?: string,
-    startedAtMs?: number,
-  ): FlowClaim {
     const now = this.now();
     let entry = this.live(flowId, now);
     if (entry?.completed) return { kind: 'completed', result: thawed(entry.completed.json) };
@@ -193,11 +178,6 @@ export class MemoryFlowStore implements FlowStore {
   }
 
   async complete(flowId: string, holder: string, result: unknown, expiresAtMs: number): Promise<void> {
-    this.completeNow(flowId, holder, result, expiresAtMs);
-  }
-
-  /** `complete`, synchronously (throws FlowTakenOverError). */
-  completeNow(flowId: string, holder: string, result: unknown, expiresAtMs: number): void {
     const entry = this.held(flowId, holder);
     const json = frozen(result);
     entry.completed = { json, at: this.now() };
@@ -220,11 +200,6 @@ export class MemoryFlowStore implements FlowStore {
   }
 
   async release(flowId: string, holder: string): Promise<void> {
-    this.releaseNow(flowId, holder);
-  }
-
-  /** `release`, synchronously. */
-  releaseNow(flowId: string, holder: string): void {
     const entry = this.flows.get(flowId);
     if (entry?.holder === holder) entry.holder = undefined;
   }

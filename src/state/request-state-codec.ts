@@ -9,7 +9,7 @@
 import { createRandomPool } from './random-pool';
 import { FrameworkError } from '../errors/framework-error';
 import { assertBindingShape, paramsDigestOnce, principalTag, type StateBinding } from './binding';
-import { claimsLength, decodeClaims, payloadJson, TOKEN_ID_BYTES, type ClaimsDraft, type StateClaims } from './claims';
+import { claimsLength, decodeClaims, payloadJson, TOKEN_ID_BYTES, type ClaimsDraft } from './claims';
 import { openEnvelope, sealEnvelope, tokenLength, type EnvelopeMode } from './envelope';
 import {
   isResolvedRequestStateOptions,
@@ -36,11 +36,6 @@ export interface RequestStateCodec {
   seal(payload: unknown, binding: StateBinding, flowStartedAt?: number): string;
   /** Resolves the payload, or rejects with a StateRefusal. */
   open(token: unknown, binding: StateBinding): Promise<OpenedState>;
-  /**
-   * `open`, answered synchronously (or thrown) unless single-use tokens need the store: no promise
-   * per round where none is needed (the replay engine's path).
-   */
-  openNow(token: unknown, binding: StateBinding): OpenedState | Promise<OpenedState>;
 }
 
 export interface RequestStateCodecDeps {
@@ -63,8 +58,7 @@ export function createRequestStateCodec(
     encrypted: settings.mode === 'aead',
     seal: (payload: unknown, binding: StateBinding, flowStartedAt?: number) =>
       sealState(settings, payload, binding, flowStartedAt),
-    open: async (token: unknown, binding: StateBinding) => openState(settings, token, binding),
-    openNow: (token: unknown, binding: StateBinding) => openState(settings, token, binding),
+    open: (token: unknown, binding: StateBinding) => openState(settings, token, binding),
   });
 }
 
@@ -138,7 +132,7 @@ function sealState(c: CodecSettings, payload: unknown, binding: StateBinding, fl
   return sealEnvelope(c.mode, key, claims, bytes, c.random, c.tokenKeys);
 }
 
-function openState(c: CodecSettings, token: unknown, binding: StateBinding): OpenedState | Promise<OpenedState> {
+async function openState(c: CodecSettings, token: unknown, binding: StateBinding): Promise<OpenedState> {
   if (typeof token !== 'string') throw new StateRefusal('not_a_string', typeof token);
   // The size cap comes first: nothing is decoded, hashed or decrypted for an oversize token.
   if (token.length > c.maxBytes) throw new StateRefusal('oversize', `${token.length} > ${c.maxBytes}`);
@@ -147,11 +141,8 @@ function openState(c: CodecSettings, token: unknown, binding: StateBinding): Ope
   checkTimes(claims, c.now(), c.flowLifetimeMs);
   if (claims.aud !== c.audience) throw new StateRefusal('audience');
   checkBinding(claims, binding, key.bindingKey);
-  const opened: OpenedState = { payload: claims.p, flowStartedAt: claims.fst };
-  return c.singleUse === undefined ? opened : redeemOnce(c.singleUse, claims, opened);
-}
-
-async function redeemOnce(store: SingleUseStore, claims: StateClaims, opened: OpenedState): Promise<OpenedState> {
-  if (!(await store.claim(claims.jti, claims.exp))) throw new StateRefusal('replayed');
-  return opened;
+  if (c.singleUse !== undefined && !(await c.singleUse.claim(claims.jti, claims.exp))) {
+    throw new StateRefusal('replayed');
+  }
+  return { payload: claims.p, flowStartedAt: claims.fst };
 }

@@ -47,8 +47,7 @@ async function endHeld<T>(ending: Promise<Outcome<T>>, hold: FlowHold): Promise<
   try {
     return await ending;
   } finally {
-    const releasing = hold.release();
-    if (releasing) await releasing;
+    if (hold.held) await hold.release();
   }
 }
 
@@ -62,15 +61,12 @@ async function runFlowRound<T>(
   if (round.continues) {
     telemetryOf(r.scope)?.continueFlow(hold.flowId, round.flow.firstSpan);
     // Claim before running anything: a flow that completed answers with its first result.
-    const claiming = hold.claim();
-    const done = claiming instanceof Promise ? await claiming : claiming;
+    const done = await hold.claim();
     if (done) return { kind: 'complete', value: done.result as T };
   }
   try {
     return await runRound(deps, r, round, hold);
   } finally {
-    // A one-round call holds nothing, and the in-memory store releases synchronously: no promise to wait for.
-    const releasing = hold.release();
-    if (releasing) await releasing;
+    if (hold.held) await hold.release(); // a one-round call holds nothing: no promise to wait for
   }
 }

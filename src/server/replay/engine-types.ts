@@ -16,8 +16,7 @@ import type { RequestScope } from '../request/request-scope';
 import type { DryReplay } from './dry-replay';
 
 /** The slice of the requestState codec the engine uses. */
-export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open' | 'fingerprint'> &
-  Partial<Pick<RequestStateCodec, 'openNow'>>;
+export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open' | 'fingerprint'>;
 
 export type Outcome<T> = { kind: 'complete'; value: T } | { kind: 'input_required'; result: JsonObject };
 

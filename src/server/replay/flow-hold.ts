@@ -11,8 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRandomPool } from '../../state/random-pool';
 import { ProtocolError } from '../../errors/protocol-error';
-import type { FlowClaim, FlowStore, OnceRecord } from '../../state';
-import { MemoryFlowStore } from '../../state/memory-flow-store';
+import type { FlowStore, OnceRecord } from '../../state';
 import { StoreUnavailableError } from '../../state/store-unavailable';
 import { hasKey, type FlowState } from '../../context/flow-state';
 import type { OnceLedger } from '../../context/replay-port';
@@ -39,11 +38,6 @@ let holders = 0;
 
 const FIRST_POLL_MS = 2;
 const MAX_POLL_MS = 100;
-
-/** A flow that already completed: its first result. */
-export interface Completion {
-  result: unknown;
-}
 /** How long a completion the store could not take is retried in the background (the store is down). */
 const COMPLETE_RETRY_FOR_MS = 120_000;
 const COMPLETE_RETRY_EVERY_MS = 500;
@@ -84,66 +78,53 @@ export class FlowHold implements OnceLedger {
     return (this.holderId ??= `${holderPrefix}.${(++holders).toString(36)}`);
   }
 
-  /**
-   * Holds the flow, waiting while another copy runs; returns the completion of a completed flow.
-   * With the in-memory store the answer comes synchronously (no promise) unless another copy runs.
-   */
-  claim(): Promise<Completion | undefined> | Completion | undefined {
+  /** Holds the flow, waiting while another copy runs; returns the completion of a completed flow. */
+  async claim(): Promise<{ result: unknown } | undefined> {
     if (this._held) return undefined;
-    const flows = this.deps.flows;
-    if (flows instanceof MemoryFlowStore) {
-      const claim = flows.claimNow(...this.claimArgs());
-      if (claim.kind !== 'busy') return this.claimed(claim);
-    }
-    return this.claimWaiting();
-  }
-
-  private claimArgs(): Parameters<FlowStore['claim']> {
-    return [this.flowId, this.holder, this.expiry(), this.deps.flowLeaseMs, this.io.principal?.id, this.startedAtMs];
-  }
-
-  private async claimWaiting(): Promise<Completion | undefined> {
     const giveUpAt = Date.now() + this.deps.flowBusyWaitMs;
     for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
-      const claim = await this.deps.flows.claim(...this.claimArgs());
-      if (claim.kind !== 'busy') return this.claimed(claim);
-      if (this.io.signal.aborted || Date.now() + delay > giveUpAt) {
-        throw ProtocolError.internal(
-          'Another request of this flow is still running (waited flowBusyWaitMs); retry after it answers',
-        );
+      const claim = await this.deps.flows.claim(
+        this.flowId,
+        this.holder,
+        this.expiry(),
+        this.deps.flowLeaseMs,
+        this.io.principal?.id,
+        this.startedAtMs,
+      );
+      switch (claim.kind) {
+        case 'claimed':
+          this._held = true;
+          this.onces = claim.onces;
+          this.scheduleRenewal();
+          if (claim.tookOver) {
+            this.deps.logger.warn('flow taken over: the round holding it let its lease lapse (its instance died?)', {
+              flowId: this.flowId,
+            });
+          }
+          return undefined;
+        case 'completed':
+          return { result: claim.result };
+        case 'full':
+          this.deps.logger.warn('flow store full: round refused', { flowId: this.flowId, scope: claim.scope });
+          throw ProtocolError.internal(
+            claim.scope === 'principal'
+              ? 'This caller has as many unfinished flows as maxTrackedFlowsPerPrincipal (or its byte share) ' +
+                  'allows; finish some, or retry after they expire'
+              : 'The server is tracking as many unfinished flows as maxTrackedFlows (or maxFlowStoreBytes) ' +
+                  'allows; retry later',
+          );
+        case 'expired':
+          // Its completion record was let go under pressure: refused like any expired state, never run again.
+          this.deps.logger.warn('requestState refused', { reason: 'flow_record_dropped', flowId: this.flowId });
+          throw stateRefused();
+        case 'busy':
+          if (this.io.signal.aborted || Date.now() + delay > giveUpAt) {
+            throw ProtocolError.internal(
+              'Another request of this flow is still running (waited flowBusyWaitMs); retry after it answers',
+            );
+          }
+          await new Promise((resolve) => setTimeout(resolve, delay));
       }
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  }
-
-  /** What a claim the store answered (anything but `busy`) means for this round. */
-  private claimed(claim: Exclude<FlowClaim, { kind: 'busy' }>): Completion | undefined {
-    switch (claim.kind) {
-      case 'claimed':
-        this._held = true;
-        this.onces = claim.onces;
-        this.scheduleRenewal();
-        if (claim.tookOver) {
-          this.deps.logger.warn('flow taken over: the round holding it let its lease lapse (its instance died?)', {
-            flowId: this.flowId,
-          });
-        }
-        return undefined;
-      case 'completed':
-        return { result: claim.result };
-      case 'full':
-        this.deps.logger.warn('flow store full: round refused', { flowId: this.flowId, scope: claim.scope });
-        throw ProtocolError.internal(
-          claim.scope === 'principal'
-            ? 'This caller has as many unfinished flows as maxTrackedFlowsPerPrincipal (or its byte share) ' +
-                'allows; finish some, or retry after they expire'
-            : 'The server is tracking as many unfinished flows as maxTrackedFlows (or maxFlowStoreBytes) ' +
-                'allows; retry later',
-        );
-      case 'expired':
-        // Its completion record was let go under pressure: refused like any expired state, never run again.
-        this.deps.logger.warn('requestState refused', { reason: 'flow_record_dropped', flowId: this.flowId });
-        throw stateRefused();
     }
   }
 
@@ -172,34 +153,19 @@ export class FlowHold implements OnceLedger {
    * code ran, so its result is the answer. A store that is down gets the record later (retried in
    * the background while nobody takes the flow over); a round that lost its flow is logged.
    */
-  complete(result: unknown): Promise<void> | undefined {
-    if (!this._held) return undefined;
+  async complete(result: unknown): Promise<void> {
+    if (!this._held) return;
     this.stopRenewal();
     this._held = false;
-    const flows = this.deps.flows;
-    if (!(flows instanceof MemoryFlowStore)) return this.completeAsync(result);
-    try {
-      flows.completeNow(this.flowId, this.holder, result, this.expiry());
-    } catch (e) {
-      this.notCompleted(result, e);
-    }
-    return undefined;
-  }
-
-  private async completeAsync(result: unknown): Promise<void> {
     try {
       await this.deps.flows.complete(this.flowId, this.holder, result, this.expiry());
     } catch (e) {
-      this.notCompleted(result, e);
+      this.deps.logger.error('flow store: the completion was not recorded; answering the result anyway', {
+        flowId: this.flowId,
+        error: e instanceof Error ? e.message : String(e),
+      });
+      if (e instanceof StoreUnavailableError) this.retryComplete(result, Date.now() + COMPLETE_RETRY_FOR_MS);
     }
-  }
-
-  private notCompleted(result: unknown, e: unknown): void {
-    this.deps.logger.error('flow store: the completion was not recorded; answering the result anyway', {
-      flowId: this.flowId,
-      error: e instanceof Error ? e.message : String(e),
-    });
-    if (e instanceof StoreUnavailableError) this.retryComplete(result, Date.now() + COMPLETE_RETRY_FOR_MS);
   }
 
   private retryComplete(result: unknown, giveUpAt: number): void {
@@ -218,17 +184,10 @@ export class FlowHold implements OnceLedger {
     setTimeout(again, COMPLETE_RETRY_EVERY_MS).unref();
   }
 
-  release(): Promise<void> | undefined {
-    if (!this._held) return undefined;
+  async release(): Promise<void> {
+    if (!this._held) return;
     this._held = false;
     this.stopRenewal();
-    const flows = this.deps.flows;
-    if (!(flows instanceof MemoryFlowStore)) return this.releaseAsync();
-    flows.releaseNow(this.flowId, this.holder);
-    return undefined;
-  }
-
-  private async releaseAsync(): Promise<void> {
     try {
       await this.deps.flows.release(this.flowId, this.holder);
     } catch (e) {

@@ -9,7 +9,7 @@ import { ErrorCode } from '../../protocol/error-codes';
 import { ProtocolError } from '../../errors/protocol-error';
 import type { AskRun, EngineDeps } from './engine-types';
 import { telemetryOf } from '../request/request-telemetry-of';
-import { StateRefusal, type OpenedState, type StateBinding } from '../../state';
+import { StateRefusal, type StateBinding } from '../../state';
 
 /** The one wire error for every refused requestState (the reason goes to the server log only). */
 export function stateRefused(): ProtocolError {
@@ -48,66 +48,40 @@ export function openRound<T>(deps: EngineDeps, r: AskRun<T>): OpenedRound | Prom
   return openSealed(deps, r, binding, token);
 }
 
-/** Synchronous unless the codec must ask a store (single-use tokens): no promise per round otherwise. */
-function openSealed<T>(
+async function openSealed<T>(
   deps: EngineDeps,
   r: AskRun<T>,
   binding: StateBinding,
   token: unknown,
-): OpenedRound | Promise<OpenedRound> {
-  let opening: OpenedState | Promise<OpenedState>;
-  try {
-    opening = deps.sealer.openNow ? deps.sealer.openNow(token, binding) : deps.sealer.open(token, binding);
-  } catch (e) {
-    throw refused(deps, r, e);
-  }
-  return opening instanceof Promise ? openAwaited(deps, r, binding, opening) : continuing(deps, r, binding, opening);
-}
-
-async function openAwaited<T>(
-  deps: EngineDeps,
-  r: AskRun<T>,
-  binding: StateBinding,
-  opening: Promise<OpenedState>,
 ): Promise<OpenedRound> {
-  let opened: OpenedState;
+  let flow: FlowState;
+  let flowStartedAt: number | undefined;
   try {
-    opened = await opening;
+    const opened = await deps.sealer.open(token, binding);
+    const read = readFlow(opened.payload);
+    if (!read) throw new Error('payload shape');
+    flow = read;
+    flow.round += 1;
+    flowStartedAt = opened.flowStartedAt;
   } catch (e) {
-    throw refused(deps, r, e);
+    // A refusal's reason, never its payload; anything else (a payload of the wrong shape) is `malformed`.
+    telemetryOf(r.scope)?.refused(e instanceof StateRefusal ? e.reason : 'malformed');
+    deps.logger.warn('requestState refused', {
+      reason: (e as { reason?: string }).reason ?? (e as Error).message,
+      method: r.method,
+      target: r.target,
+    });
+    throw stateRefused();
   }
-  return continuing(deps, r, binding, opened);
-}
-
-/** The opened state read back into a flow (only our own shape is accepted), and this round's answers. */
-function continuing<T>(deps: EngineDeps, r: AskRun<T>, binding: StateBinding, opened: OpenedState): OpenedRound {
-  let flow: FlowState | undefined;
-  try {
-    flow = readFlow(opened.payload);
-  } catch (e) {
-    throw refused(deps, r, e);
-  }
-  if (!flow) throw refused(deps, r, new Error('payload shape'));
-  flow.round += 1;
+  const lowLevel = lowLevelInput(flow, r.params.inputResponses);
   return {
     binding,
     flow,
-    flowStartedAt: opened.flowStartedAt,
+    flowStartedAt,
     continues: true,
-    lowLevel: lowLevelInput(flow, r.params.inputResponses),
+    lowLevel,
     incoming: incomingAnswers(flow, r.params.inputResponses, true),
   };
-}
-
-/** A refusal's reason goes to the log, never its payload; anything else (a payload of the wrong shape): `malformed`. */
-function refused<T>(deps: EngineDeps, r: AskRun<T>, e: unknown): ProtocolError {
-  telemetryOf(r.scope)?.refused(e instanceof StateRefusal ? e.reason : 'malformed');
-  deps.logger.warn('requestState refused', {
-    reason: (e as { reason?: string }).reason ?? (e as Error).message,
-    method: r.method,
-    target: r.target,
-  });
-  return stateRefused();
 }
 
 /** This round's answers to the previous InputRequired's requests, and its state string. */

@@ -36,8 +36,7 @@ export async function endRound<T>(
   if (!settled.ok && settled.error instanceof ProtocolError) throw settled.error;
   if (!settled.ok && settled.error instanceof InputRequired) {
     const requests = lowLevelRequests(settled.error, r.scope.clientCapabilities);
-    const claiming = hold.claim();
-    if (claiming instanceof Promise) await claiming;
+    await hold.claim();
     if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
     const result = sealLowLevel(deps.sealer, round, requests, settled.error.requestState, state);
     telemetry?.sealed((result.requestState as string).length);
@@ -46,8 +45,7 @@ export async function endRound<T>(
   if (port.pending.length === 0) {
     if (!settled.ok) throw settled.error;
     // The code ran: its result is the answer even when the store cannot record it (complete logs why).
-    const completing = hold.complete(settled.value);
-    if (completing) await completing;
+    if (hold.held) await hold.complete(settled.value);
     if (round.continues) telemetry?.flowCompleted(round.flow.round);
     return { kind: 'complete', value: settled.value };
   }
@@ -61,8 +59,7 @@ export async function endRound<T>(
     );
   }
   // A new flow is registered once it needs a next round (so a full store refuses it now).
-  const claiming = hold.claim();
-  if (claiming instanceof Promise) await claiming; // a new flow has no completion: only a store's promise is awaited
+  await hold.claim();
   port.markPausesAnswered();
   if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
   const result = sealPending(deps.sealer, round, port.pending, state);
