@@ -39,6 +39,7 @@ export const SCENARIOS = [
   },
   {
     id: 'mrtr', title: 'MRTR: elicitation round then completion (one flow = 2 requests), 2026-07-28', connections: [32],
-    loads: [ours('ours HMAC state', 'ours-mrtr-hmac', 'mrtr'), ours('ours AES-GCM state', 'ours-mrtr-aes', 'mrtr'), ours('ours AES-GCM + single-use state', 'ours-mrtr-aes-once', 'mrtr'), load('sdk-v2 createRequestStateCodec', 'v2-mrtr', 'mrtr')],
+    loads: [ours('ours HMAC state', 'ours-mrtr-hmac', 'mrtr'), ours('ours AES-GCM state', 'ours-mrtr-aes', 'mrtr'), ours('ours AES-GCM + single-use state', 'ours-mrtr-aes-once', 'mrtr'), load('sdk-v2 createRequestStateCodec', 'v2-mrtr', 'mrtr'),
+      load('floor: raw node:http + HMAC seal/open', 'floor-mrtr-hmac', 'mrtr'), load('floor: raw node:http + AES-GCM seal/open', 'floor-mrtr-aes', 'mrtr')],
   },
 ];

@@ -30,6 +30,9 @@ export const PROCESSES = {
   'v2-mrtr': { file: server('sdk-v2.mjs'), port: port(4224), env: { TOOLS: 'echo,confirm_echo' } },
   'v1': { file: server('sdk-v1.mjs'), port: port(4231), env: {} },
   'raw': { file: server('raw.mjs'), port: port(4241), env: {} },
+  // The MRTR floor (issue 34): two raw node:http exchanges + one seal + one open, no framework.
+  'floor-mrtr-hmac': { file: server('floor-mrtr.mjs'), port: port(4243), env: { MODE: 'hmac' } },
+  'floor-mrtr-aes': { file: server('floor-mrtr.mjs'), port: port(4244), env: { MODE: 'aes' } },
 };
 
 export const ECHO = { name: 'echo', arguments: { text: 'hello' } };

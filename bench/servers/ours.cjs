@@ -121,9 +121,9 @@ const app = McpApplication.create({
       encryptRequestState: process.env.ENCRYPT === '1',
       singleUseRequestState: process.env.SINGLE_USE === '1',
       pageSize: 1000, // one page, as the peers answer
-      // Exactly-once keeps every flow (completed ones too) until its state expires (requestStateLifetime, 600 s):
-      // the default cap (100 000) allows ~166 new flows/s sustained, and a load run starts far more.
-      maxTrackedFlows: Number(process.env.MAX_TRACKED_FLOWS || 2_000_000),
+      // Default options (issue 34): a full flow store drops completion records first, oldest first, so
+      // the default cap (100 000) holds a sustained load. MAX_TRACKED_FLOWS overrides it for an experiment.
+      ...(process.env.MAX_TRACKED_FLOWS ? { maxTrackedFlows: Number(process.env.MAX_TRACKED_FLOWS) } : {}),
     }),
     ...redis,
     ...oauth,

@@ -62,35 +62,38 @@ export function elicitAsk<T extends object>(
   };
 }
 
+/**
+ * What every confirmation shares, made once: its form, what it requires and how its answer reads.
+ * A replayed flow asks again on every round, so only the message is new per ask (issue 34).
+ */
+const CONFIRM_SCHEMA: JsonObject = Object.freeze({
+  type: 'object',
+  properties: Object.freeze({ confirm: Object.freeze({ type: 'boolean', title: 'Confirm', default: false }) }),
+  required: Object.freeze(['confirm']),
+}) as unknown as JsonObject;
+
+function decodeConfirmation(response: unknown): AskDecoding<boolean> {
+  const action = readAction(response);
+  if (!action) return { ok: false, reason: 'not an ElicitResult' };
+  if (action !== 'accept') return { ok: true, value: false, kept: { action } };
+  const content = (response as Record<string, unknown>).content;
+  if (!isRecord(content) || typeof content.confirm !== 'boolean')
+    return { ok: false, reason: 'confirm must be a boolean' };
+  return { ok: true, value: content.confirm, kept: { action, content: { confirm: content.confirm } } };
+}
+
+const declinedConfirmation = (): boolean => false;
+
 export function confirmAsk(message: string, options: AskOptions = {}): Ask<boolean> {
   return {
     kind: 'elicitation',
     key: options.key,
     timeoutMs: options.timeoutMs,
-    request: {
-      method: 'elicitation/create',
-      params: {
-        mode: 'form',
-        message,
-        requestedSchema: {
-          type: 'object',
-          properties: { confirm: { type: 'boolean', title: 'Confirm', default: false } },
-          required: ['confirm'],
-        },
-      },
-    },
+    request: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: CONFIRM_SCHEMA } },
     requires: { elicitation: {} },
     supportedBy: Capabilities.formElicitation,
-    decode: (response) => {
-      const action = readAction(response);
-      if (!action) return { ok: false, reason: 'not an ElicitResult' };
-      if (action !== 'accept') return { ok: true, value: false, kept: { action } };
-      const content = (response as Record<string, unknown>).content;
-      if (!isRecord(content) || typeof content.confirm !== 'boolean')
-        return { ok: false, reason: 'confirm must be a boolean' };
-      return { ok: true, value: content.confirm, kept: { action, content: { confirm: content.confirm } } };
-    },
-    declined: () => false,
+    decode: decodeConfirmation,
+    declined: declinedConfirmation,
     confirmation: true,
   };
 }

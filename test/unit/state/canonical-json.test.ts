@@ -93,6 +93,16 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(compared).toBe(10_000);
   });
 
+  it('orders 0 to 40 keys as canonicalize does (the in-place sort of short key lists and Array#sort of long ones)', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 4 }), fc.integer(), { maxKeys: 40 }),
+        (value) => expect(canonicalJson(value)).toBe(canonicalize(value)),
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('either agrees with canonicalize or refuses a lone surrogate, for arbitrary UTF-16 strings', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' }), (value) => {
