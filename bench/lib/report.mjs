@@ -139,8 +139,7 @@ function field(results) {
 }
 
 export function writeReport(results, dir) {
-  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup, results.startupNote), startupScale(results.startupScale), bridgeScale(results.bridgeScale), sessions(results.sessions), codec(results.stateCodec), field(results), profile(dir)].join('
-');
+  const md = [header(results), targets(results), '## Scenarios', '', ...results.scenarios.map(scenario), startup(results.startup, results.startupNote), startupScale(results.startupScale), bridgeScale(results.bridgeScale), sessions(results.sessions), codec(results.stateCodec), field(results), profile(dir)].join('\n');
   writeFileSync(`${dir}RESULTS.md`, md.replace(/\n{3,}/g, '\n\n'));
   writeFileSync(`${dir}results.svg`, renderChart(results));
   console.error(`wrote ${dir}RESULTS.md and ${dir}results.svg`);
