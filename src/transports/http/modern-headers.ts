@@ -84,7 +84,8 @@ export function checkModernHeaders(
   const target = nameKey ? req.params?.[nameKey] : undefined;
   if (typeof target === 'string') {
     const raw = header(headers, 'mcp-name');
-    if (raw === undefined || !literally(raw, target)) expectHeader(headers, 'mcp-name', 'Mcp-Name', (v) => v === target);
+    if (raw === undefined || !literally(raw, target))
+      expectHeader(headers, 'mcp-name', 'Mcp-Name', (v) => v === target);
   }
 
   if (req.method !== 'tools/call' || typeof target !== 'string') return;
