@@ -7,6 +7,7 @@ import { ProtocolError } from '../../errors/protocol-error';
 import { envelopeClaim } from '../../protocol/classify';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
 import {
+  B64_PREFIX,
   decodeHeaderValue,
   headerMatchesValue,
   headerParamValue,
@@ -47,8 +48,6 @@ function literally(raw: string, expected: string): boolean {
     !raw.startsWith(B64_PREFIX)
   );
 }
-
-const B64_PREFIX = '=?base64?';
 
 /**
  * Decodes a header that must mirror `expected`; throws -32020 when missing, malformed or different.
