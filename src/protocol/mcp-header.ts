@@ -7,7 +7,7 @@ import type { JsonObject } from './jsonrpc';
 export const MCP_HEADER_KEYWORD = 'x-mcp-header';
 export const PARAM_HEADER_PREFIX = 'Mcp-Param-';
 
-const B64_PREFIX = '=?base64?';
+export const B64_PREFIX = '=?base64?';
 const B64_SUFFIX = '?=';
 /** Canonical, padded standard base64 (Node's Buffer.from is lenient, so check the shape first). */
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

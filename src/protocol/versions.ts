@@ -22,6 +22,7 @@ export function isModernVersion(v: unknown): v is ModernVersion {
 
 /** Date-shaped revisions compare lexically; anything else is not a revision we can order. */
 export function eraOfClaim(v: string): Era | undefined {
+  if (v === MODERN_VERSION) return 'modern'; // what nearly every 2026 request claims: no regex for it
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return undefined;
   return v >= MODERN_VERSION ? 'modern' : 'legacy';
 }

@@ -217,8 +217,20 @@ export class ContextServer implements ServerEndpoint {
       if (!handler) throw ProtocolError.methodNotFound(req.method);
       const produced = handler(req, scope, io);
       if (produced instanceof Promise) {
-        return produced.then((p) => this.modernReply(req, p)).catch((e: unknown) => this.errorReply(req, e));
+        // One derived promise, not two (`.then().catch()`): a throw while wrapping is caught inside.
+        return produced.then(
+          (p) => this.modernReplyOrError(req, p),
+          (e: unknown) => this.errorReply(req, e),
+        );
       }
+      return this.modernReply(req, produced);
+    } catch (e) {
+      return this.errorReply(req, e);
+    }
+  }
+
+  private modernReplyOrError(req: JsonRpcRequest, produced: Produced): Reply {
+    try {
       return this.modernReply(req, produced);
     } catch (e) {
       return this.errorReply(req, e);

@@ -19,8 +19,6 @@ export function decodeUtf8(bytes: Uint8Array): BodyRead {
   }
 }
 
-function ignoreLateError(): void {}
-
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.resolve(TOO_LARGE(limit));
@@ -30,20 +28,21 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let settled = false;
+    // Cleared once settled: the error listener that stays must not keep the promise (and the body) alive.
+    let done: ((r: BodyRead) => void) | undefined = resolve;
+    // Plain `on`, not `once`: `done` already makes each a one-shot, without a wrapper per listener.
     const finish = (r: BodyRead) => {
-      if (settled) return;
-      settled = true;
-      // Every listener goes: one left on a long-lived request (a listen stream) would keep the chunks.
+      const settle = done;
+      if (!settle) return;
+      done = undefined;
+      // The chunk listeners go: one left on a long-lived request (a listen stream) would keep the chunks.
       req.off('data', onData);
       req.off('end', onEnd);
-      req.off('error', onError);
-      // A request that errors later (a reset after its body was read: 'aborted') must still have a
-      // listener, or the error is uncaught and ends the process; this one holds nothing.
-      req.on('error', ignoreLateError);
       req.off('close', onClose);
+      // The error listener stays, doing nothing now: a request that errors later (a reset after its
+      // body was read: 'aborted') must still have one, or the error is uncaught and ends the process.
       chunks.length = 0;
-      resolve(r);
+      settle(r);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -58,9 +57,9 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyR
     const onError = () => finish({ ok: false, status: 400, reason: 'Request body could not be read' });
     const onClose = () => finish({ ok: false, status: 400, reason: 'Request body incomplete' });
     req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onError);
-    req.once('close', onClose);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
   });
 }
 

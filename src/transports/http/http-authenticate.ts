@@ -24,12 +24,13 @@ export function authenticate(
   res: ResponseSink,
   id: RequestId | null | undefined,
   cors: Record<string, string>,
+  clientAddress?: string,
 ): Exchange | undefined | Promise<Exchange | undefined> {
   const rs = ctx.server.settings.resourceServer;
-  if (rs) return bearer(ctx, rs, headers, res, id, cors);
+  if (rs) return bearer(ctx, rs, headers, res, id, cors, clientAddress);
   const hook = ctx.server.settings.authenticate;
-  if (!hook) return { responseHeaders: cors };
-  return runAuthenticate(hook, headers, res, id, cors);
+  if (!hook) return { responseHeaders: cors, clientAddress };
+  return runAuthenticate(hook, headers, res, id, cors, clientAddress);
 }
 
 async function runAuthenticate(
@@ -38,6 +39,7 @@ async function runAuthenticate(
   res: ResponseSink,
   id: RequestId | null | undefined,
   cors: Record<string, string>,
+  clientAddress: string | undefined,
 ): Promise<Exchange | undefined> {
   let principal: Principal | undefined;
   try {
@@ -50,7 +52,7 @@ async function runAuthenticate(
     });
     return undefined;
   }
-  return { principal, responseHeaders: cors };
+  return { principal, responseHeaders: cors, clientAddress };
 }
 
 async function bearer(
@@ -60,9 +62,10 @@ async function bearer(
   res: ResponseSink,
   id: RequestId | null | undefined,
   cors: Record<string, string>,
+  clientAddress: string | undefined,
 ): Promise<Exchange | undefined> {
   const outcome = await rs.authenticate(header(headers, 'authorization'));
-  if (outcome.ok) return { principal: outcome.principal, responseHeaders: cors };
+  if (outcome.ok) return { principal: outcome.principal, responseHeaders: cors, clientAddress };
   if (outcome.reason) {
     const log = outcome.status === 503 ? ctx.logger.error : ctx.logger.warn;
     log.call(ctx.logger, `Access token refused: ${outcome.reason}`);

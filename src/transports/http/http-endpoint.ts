@@ -242,7 +242,7 @@ export class HttpEndpoint {
 
   private async post(req: HttpRequestView, res: ResponseSink, cors: Record<string, string>): Promise<void> {
     const contentType = header(req.headers, 'content-type') ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    if (contentType !== 'application/json' && !/^application\/json\s*(;|$)/i.test(contentType)) {
       return sendError(
         res,
         415,
@@ -262,7 +262,8 @@ export class HttpEndpoint {
         cors,
       );
     }
-    const decoded = await this.decode(req, res, cors);
+    const read = this.decode(req, res, cors);
+    const decoded = read instanceof Promise ? await read : read;
     if (!decoded) return;
     switch (decoded.kind) {
       case 'invalid':
@@ -295,16 +296,19 @@ export class HttpEndpoint {
       return sendError(res, 400, id, ErrorCode.InvalidParams, `Invalid request metadata: ${era.reason}`, cors);
     const claimMismatch = envelopeHeaderMismatch(message.params, versionHeader);
     if (claimMismatch) return sendError(res, 400, id, ErrorCode.HeaderMismatch, claimMismatch, cors);
-    const authenticated = authenticate(this.ctx, req.headers, res, id, cors);
-    const known = authenticated instanceof Promise ? await authenticated : authenticated;
-    if (!known) return;
-    const ex = withClientAddress(known, req, this.ctx.options.trustedProxies);
+    const clientAddress = clientAddressOf(req.remoteAddress, req.headers, this.ctx.options.trustedProxies);
+    const authenticated = authenticate(this.ctx, req.headers, res, id, cors, clientAddress);
+    const ex = authenticated instanceof Promise ? await authenticated : authenticated;
+    if (!ex) return;
+    // Awaited, not returned: an async function returning a promise adopts it with one more job and tick.
     if (era.era === 'modern') {
       // Client notifications have no meaning on 2026 HTTP (cancellation is closing the stream).
       if (decoded.kind === 'notification') return sendEmpty(res, 202, cors);
-      return modernRequest(this.ctx, message as JsonRpcRequest, req.headers, res, ex);
+      const replied = modernRequest(this.ctx, message as JsonRpcRequest, req.headers, res, ex);
+      if (replied) await replied;
+      return;
     }
-    return this.legacyPost(req.headers, decoded, res, ex);
+    await this.legacyPost(req.headers, decoded, res, ex);
   }
 
   private async legacyPost(
@@ -350,11 +354,12 @@ export class HttpEndpoint {
     return statelessRequest(this.ctx, decoded.message, version, res, ex);
   }
 
-  private async decode(
+  /** Not async: the body's read is the one promise (a parsed body needs none). */
+  private decode(
     req: HttpRequestView,
     res: ResponseSink,
     cors: Record<string, string>,
-  ): Promise<Decoded | undefined> {
+  ): Decoded | undefined | Promise<Decoded | undefined> {
     if (req.body.kind === 'parsed') {
       const declared = Number(header(req.headers, 'content-length'));
       const problem = parsedBodyProblem(req.body.value, declared, this.options.maxBodyBytes, MAX_JSON_DEPTH);
@@ -362,14 +367,12 @@ export class HttpEndpoint {
       sendError(res, problem.status, noId(req.headers), ErrorCode.InvalidRequest, problem.reason, cors);
       return undefined;
     }
-    const body = await req.body.read(this.options.maxBodyBytes);
-    if (!body.ok) {
+    return req.body.read(this.options.maxBodyBytes).then((body) => {
+      if (body.ok) return decodeText(body.text);
       const code = body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError;
       sendError(res, body.status, noId(req.headers), code, body.reason, { ...cors, Connection: 'close' });
       return undefined;
-    }
-    const decoded = decodeText(body.text);
-    return decoded;
+    });
   }
 }
 
@@ -392,9 +395,4 @@ function envelopeHeaderMismatch(
 
 function versionOf(headers: HeaderBag): string | undefined {
   return header(headers, 'mcp-protocol-version')?.trim();
-}
-
-function withClientAddress(ex: Exchange, req: HttpRequestView, trusted: readonly string[] | undefined): Exchange {
-  const clientAddress = clientAddressOf(req.remoteAddress, req.headers, trusted);
-  return clientAddress === undefined ? ex : { ...ex, clientAddress };
 }

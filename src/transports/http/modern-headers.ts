@@ -7,6 +7,7 @@ import { ProtocolError } from '../../errors/protocol-error';
 import { envelopeClaim } from '../../protocol/classify';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
 import {
+  B64_PREFIX,
   decodeHeaderValue,
   headerMatchesValue,
   headerParamValue,
@@ -29,9 +30,31 @@ function mismatch(message: string): ProtocolError {
   return ProtocolError.headerMismatch(`Header mismatch: ${message}`);
 }
 
-/** Decodes a header that must mirror `expected`; throws -32020 when missing, malformed or different. */
+/** SP or HTAB: optional whitespace a header value may carry around it. */
+function isOws(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+/**
+ * Whether `raw` is `expected` exactly as sent: no surrounding whitespace, not base64-encoded. What
+ * clients send nearly always; anything else goes through the full decode.
+ */
+function literally(raw: string, expected: string): boolean {
+  return (
+    raw === expected &&
+    raw.length > 0 &&
+    !isOws(raw.charCodeAt(0)) &&
+    !isOws(raw.charCodeAt(raw.length - 1)) &&
+    !raw.startsWith(B64_PREFIX)
+  );
+}
+
+/**
+ * Decodes a header that must mirror `expected`; throws -32020 when missing, malformed or different.
+ * `name` is lowercase (node:http's header keys).
+ */
 function expectHeader(headers: HeaderBag, name: string, display: string, matches: (v: string) => boolean): void {
-  const raw = header(headers, name.toLowerCase());
+  const raw = header(headers, name);
   if (raw === undefined) throw mismatch(`${display} header is required`);
   const decoded = decodeHeaderValue(raw);
   if (!decoded.ok) throw mismatch(`${display}: ${decoded.reason}`);
@@ -41,7 +64,7 @@ function expectHeader(headers: HeaderBag, name: string, display: string, matches
 export function checkModernHeaders(
   req: JsonRpcRequest,
   headers: HeaderBag,
-  toolHeaderParams: (tool: string) => readonly HeaderParam[],
+  tools: { toolHeaderParams(tool: string): readonly HeaderParam[] },
 ): void {
   const claim = envelopeClaim(req.params);
   // Without a claim the dispatcher answers -32602 for the missing envelope.
@@ -53,21 +76,26 @@ export function checkModernHeaders(
   }
   const method = header(headers, 'mcp-method');
   if (method === undefined) throw mismatch('Mcp-Method header is required');
-  if (method.replace(/^[ \t]+|[ \t]+$/g, '') !== req.method)
+  if (method !== req.method && method.replace(/^[ \t]+|[ \t]+$/g, '') !== req.method)
     throw mismatch('Mcp-Method header value does not match the request method');
 
   const nameKey = NAME_PARAM[req.method];
   const target = nameKey ? req.params?.[nameKey] : undefined;
-  if (typeof target === 'string') expectHeader(headers, 'mcp-name', 'Mcp-Name', (v) => v === target);
+  if (typeof target === 'string') {
+    const raw = header(headers, 'mcp-name');
+    if (raw === undefined || !literally(raw, target))
+      expectHeader(headers, 'mcp-name', 'Mcp-Name', (v) => v === target);
+  }
 
   if (req.method !== 'tools/call' || typeof target !== 'string') return;
+  const params = tools.toolHeaderParams(target);
+  if (params.length === 0) return;
   const args = req.params?.arguments;
-  for (const param of toolHeaderParams(target)) {
+  for (const param of params) {
     const value = headerParamValue(args, param);
     if (value === undefined) continue;
     if (typeof value === 'object') continue; // wrong type: argument validation reports it
-    expectHeader(headers, `${PARAM_HEADER_PREFIX}${param.name}`, `${PARAM_HEADER_PREFIX}${param.name}`, (v) =>
-      headerMatchesValue(v, value),
-    );
+    const display = `${PARAM_HEADER_PREFIX}${param.name}`;
+    expectHeader(headers, display.toLowerCase(), display, (v) => headerMatchesValue(v, value));
   }
 }

@@ -24,7 +24,7 @@ export function modernRequest(
   ex: Exchange,
 ): Promise<void> | undefined {
   try {
-    checkModernHeaders(req, headers, (tool) => ctx.server.toolHeaderParams(tool));
+    checkModernHeaders(req, headers, ctx.server);
   } catch (e) {
     const err = e as ProtocolError;
     const status = httpStatusOfError(err.code, 'modern');
@@ -33,8 +33,7 @@ export function modernRequest(
   }
 
   const reply = new ReplyStream(res, { headers: ex.responseHeaders });
-  const io = new ReplyIO(reply, ex.principal, ex.clientAddress);
-  res.onGone(() => io.abort(new Error('The client closed the response stream')));
+  const io = new ReplyIO(reply, ex.principal, ex.clientAddress, res);
   const dispatched = ctx.server.dispatchModern(req, io);
   if (dispatched instanceof Promise) return awaitReply(ctx, dispatched, reply, io);
   if (dispatched.kind !== 'stream') return answer(ctx, dispatched, reply, io);

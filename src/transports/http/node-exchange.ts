@@ -1,18 +1,24 @@
 /** node:http request/response as the endpoint's HttpRequestView and ResponseSink. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readNodeBody } from './body-reader';
-import type { HttpRequestView, ResponseSink, StreamSink } from './http-exchange';
+import type { BodyRead, HttpRequestView, ResponseSink, StreamSink } from './http-exchange';
 
 export function nodeRequestView(req: IncomingMessage, parsedBody?: unknown): HttpRequestView {
   return {
     method: req.method ?? 'GET',
     headers: req.headers,
     remoteAddress: req.socket.remoteAddress,
-    body:
-      parsedBody === undefined
-        ? { kind: 'raw', read: (limit) => readNodeBody(req, limit) }
-        : { kind: 'parsed', value: parsedBody },
+    body: parsedBody === undefined ? new NodeBody(req) : { kind: 'parsed', value: parsedBody },
   };
+}
+
+/** The unread body of a node:http request: one object, no closure per request. */
+class NodeBody {
+  readonly kind = 'raw' as const;
+  constructor(private readonly req: IncomingMessage) {}
+  read(limit: number): Promise<BodyRead> {
+    return readNodeBody(this.req, limit);
+  }
 }
 
 export function nodeResponseSink(res: ServerResponse): ResponseSink {

@@ -56,6 +56,9 @@ export function nodeHandlerFor(endpoint: HttpEndpoint, { matchPath }: { matchPat
 
 /** The path of a request URL, without query or fragment. */
 export function pathOf(url: string | undefined): string {
-  const q = (url ?? '/').search(/[?#]/);
-  return q < 0 ? (url ?? '/') : (url ?? '/').slice(0, q);
+  if (url === undefined) return '/';
+  const q = url.indexOf('?');
+  const h = url.indexOf('#');
+  const end = q < 0 ? h : h < 0 ? q : Math.min(q, h);
+  return end < 0 ? url : url.slice(0, end);
 }

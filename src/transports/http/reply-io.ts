@@ -7,17 +7,26 @@
 import type { Principal } from '../../context/principal';
 import type { JsonRpcNotification } from '../../protocol/jsonrpc';
 import type { RequestIO } from '../../server/request/request-io';
+import type { ResponseSink } from './http-exchange';
 import type { Abortable } from './inflight';
 import type { ReplyStream } from './reply-stream';
+
+const CLIENT_LEFT = 'The client closed the response stream';
 
 export class ReplyIO implements RequestIO, Abortable {
   readonly transport = 'http' as const;
   protected controller?: AbortController;
 
+  /**
+   * `watch`: the response whose departure aborts the request, heard only from the first read of the
+   * signal (a handler that never reads it needs no `close` listener per request; what it writes
+   * after the client left is dropped by the reply stream, which checks the response itself).
+   */
   constructor(
     protected readonly reply: ReplyStream,
     readonly principal: Principal | undefined,
     readonly clientAddress?: string,
+    private readonly watch?: ResponseSink,
   ) {}
 
   get signal(): AbortSignal {
@@ -39,6 +48,13 @@ export class ReplyIO implements RequestIO, Abortable {
   }
 
   protected made(): AbortController {
-    return (this.controller ??= new AbortController());
+    if (this.controller) return this.controller;
+    const controller = (this.controller = new AbortController());
+    const res = this.watch;
+    if (res) {
+      if (res.gone) controller.abort(new Error(CLIENT_LEFT));
+      else res.onGone(() => controller.abort(new Error(CLIENT_LEFT)));
+    }
+    return controller;
   }
 }

@@ -1,4 +1,5 @@
 import { ReplyIO } from '../../../../src/transports/http/reply-io';
+import type { ResponseSink } from '../../../../src/transports/http/http-exchange';
 import type { ReplyStream } from '../../../../src/transports/http/reply-stream';
 import { closeSseStream } from '../../../../src/transports/http/sse-polling';
 
@@ -38,5 +39,52 @@ describe('ReplyIO (the lazy IO of a sessionless HTTP request)', () => {
   it('its signal has no SSE-polling closer: only a legacy session request can end its stream early', async () => {
     const io = new ReplyIO(fakeReply().reply, undefined);
     await expect(closeSseStream(io.signal)).resolves.toBe(false);
+  });
+
+  describe('watching its response (a 2026 POST)', () => {
+    /** A response sink whose client can leave; counts the departure listeners it was given. */
+    function sink() {
+      const listeners: Array<() => void> = [];
+      const res = {
+        gone: false,
+        onGone: (l: () => void) => void listeners.push(l),
+        send: () => undefined,
+        openStream: () => ({ write: () => undefined, end: () => undefined }),
+      };
+      const leave = () => {
+        res.gone = true;
+        for (const l of listeners.splice(0)) l();
+      };
+      return { res: res as ResponseSink, listeners, leave };
+    }
+
+    it('listens for the client leaving only once the signal is read', () => {
+      const s = sink();
+      const io = new ReplyIO(fakeReply().reply, undefined, undefined, s.res);
+      expect(s.listeners).toHaveLength(0);
+      const signal = io.signal;
+      expect(s.listeners).toHaveLength(1);
+      s.leave();
+      expect(signal.aborted).toBe(true);
+      expect((signal.reason as Error).message).toBe('The client closed the response stream');
+      expect(io.aborted).toBe(true);
+    });
+
+    it('a signal first read after the client left is aborted already, with the same reason', () => {
+      const s = sink();
+      const io = new ReplyIO(fakeReply().reply, undefined, undefined, s.res);
+      s.leave();
+      expect(io.signal.aborted).toBe(true);
+      expect((io.signal.reason as Error).message).toBe('The client closed the response stream');
+      expect(s.listeners).toHaveLength(0);
+    });
+
+    it('an abort (shutdown) before the client leaves keeps its own reason', () => {
+      const s = sink();
+      const io = new ReplyIO(fakeReply().reply, undefined, undefined, s.res);
+      io.abort(new Error('server shutting down'));
+      s.leave();
+      expect((io.signal.reason as Error).message).toBe('server shutting down');
+    });
   });
 });

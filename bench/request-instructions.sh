@@ -1,0 +1,35 @@
+#!/bin/bash
+# Instructions the server process executes per request (or per MRTR flow) over real sockets: a
+# noise-free A/B on a shared machine, where timing A/Bs cannot resolve a few per cent. The server runs
+# under callgrind with `node --predictable` (no concurrent GC or compilation); a keep-alive client
+# (lib/instr-client.mjs, every response checked) warms it, counting is switched on for N units, then
+# dumped. V8's optimising compiler still runs in the window (~185–210 M instructions whatever the
+# server), so its functions are subtracted ("excluding compile"). User space only: no kernel time.
+#
+#   bash bench/request-instructions.sh <dist/cjs dir> echo|fixed|mrtr <n> [KEY=VALUE env for the server …]
+#   SERVER=bench/servers/raw.mjs bash bench/request-instructions.sh dist/cjs fixed 4000
+#   SERVER=bench/servers/floor-mrtr.mjs bash bench/request-instructions.sh dist/cjs mrtr 2000 MODE=hmac
+# WARM (default 6000 units; 3000 is enough for mrtr) sets the warm-up. Needs valgrind.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DIST=$(realpath "$1"); KIND=$2; N=$3; shift 3
+case $KIND in mrtr) TOOLS=echo,confirm_echo ;; fixed) TOOLS=fixed ;; *) TOOLS=echo ;; esac
+PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+OUT=$(mktemp -d)/cg
+env OMC_DIST="$DIST" TOOLS=$TOOLS PORT=$PORT "$@" valgrind --tool=callgrind --instr-atstart=no \
+  --callgrind-out-file="$OUT.%p" node --predictable "${SERVER:-bench/servers/ours.cjs}" >/dev/null 2>"$OUT.log" &
+VG=$!
+trap 'kill $VG 2>/dev/null || true' EXIT
+for _ in $(seq 1 600); do (echo >/dev/tcp/127.0.0.1/$PORT) 2>/dev/null && break; sleep 1; done
+node bench/lib/instr-client.mjs "$PORT" "$KIND" "${WARM:-6000}" 8
+callgrind_control -i on $VG >/dev/null
+node bench/lib/instr-client.mjs "$PORT" "$KIND" "$N" 8
+callgrind_control -d $VG >/dev/null
+callgrind_control -i off $VG >/dev/null
+sleep 1
+FILE=$(ls "$OUT".*.1)
+TOTAL=$(grep -h '^totals:' "$FILE" | awk '{print $2}')
+COMPILE=$(callgrind_annotate --threshold=100 "$FILE" 2>/dev/null \
+  | grep -E 'compiler::|maglev::|turboshaft|baseline::|BytecodeGenerator|Compiler|internal::Parser|ParserBase|internal::Scanner|PreParser' \
+  | grep -v -E 'JsonParser|JsonStringifier' | awk '{gsub(",","",$1); s+=$1} END {print s+0}')
+echo "$KIND n=$N ($DIST${SERVER:+, $SERVER}): $((TOTAL / N)) instructions per unit, $(((TOTAL - COMPILE) / N)) excluding compile"
