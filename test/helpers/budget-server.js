@@ -44,7 +44,9 @@ app.addTool({
   task: 'optional',
   input: text,
   handler: async (a) => {
-    await new Promise((r) => setTimeout(r, 5)); // past taskAfterMs 0: it becomes a task
+    // Well past taskAfterMs 0 (a 1 ms timer): with 5 ms, a pause of a few ms between arming this timer and
+    // the escalation's let the call finish first on a loaded machine, and it came back `complete`.
+    await new Promise((r) => setTimeout(r, 50));
     return `${a.text.length}:${'r'.repeat(config.resultChars ?? 10)}`;
   },
 });
