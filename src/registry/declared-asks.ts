@@ -64,7 +64,7 @@ export function withFallbackArgument(inputSchema: JsonObject, asks: DeclaredAsks
   return { ...inputSchema, properties };
 }
 
-/** The argument the fallback adds must not be one of the tool's own (checked on the names, before any schema is built). */
+/** The argument the fallback adds must not be one of the tool's own (checked on names, before a schema is built). */
 export function assertNoFallbackClash(names: { has(name: string): boolean }, asks: DeclaredAsks | undefined): void {
   const name = fallbackArgument(asks);
   if (name && names.has(name)) {

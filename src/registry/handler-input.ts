@@ -32,7 +32,8 @@ export interface CheckedInput {
 export function checkInput(source: SchemaSource | undefined): CheckedInput {
   if (source === undefined) {
     const validate = validatorFor(undefined);
-    return { schema: () => EMPTY_INPUT, validator: () => validate, names: NO_NAMES, mayDeclareHeaders: false, built: true };
+    const schema = () => EMPTY_INPUT;
+    return { schema, validator: () => validate, names: NO_NAMES, mayDeclareHeaders: false, built: true };
   }
   if (typeof source === 'function') {
     const outline = checkDto(source);

@@ -7,14 +7,14 @@
  */
 import { FrameworkError } from '../errors/framework-error';
 import { deepFrozenCopy } from './frozen-json';
-import { readInitialiserDefaults } from './initialiser-defaults';
+import { readInstanceFields } from './initialiser-defaults';
 import { describeDtoProperties, type PropertyFacts } from './property-facts';
 
 /** What bootstrap needs to know of a checked DTO without its schema. */
 export interface DtoOutline {
   /** Its top-level property names (the schema's `properties`). */
   readonly names: ReadonlySet<string>;
-  /** Whether its schema can carry `x-mcp-header` (an `@Field({ mcpHeader })` or a raw `@Field({ schema })`, nested too). */
+  /** Whether its schema can carry `x-mcp-header`: an `@Field({ mcpHeader })` or raw `@Field({ schema })`, nested. */
   readonly mayDeclareHeaders: boolean;
 }
 
@@ -66,8 +66,9 @@ function factsOf(dto: Function): readonly PropertyFacts[] {
 }
 
 function describeChecked(dto: Function): readonly PropertyFacts[] {
-  const facts = describeDtoProperties(dto);
-  rejectUndescribedFields(dto, facts);
+  const fields = readInstanceFields(dto);
+  const facts = describeDtoProperties(dto, fields);
+  rejectUndescribedFields(dto, facts, fields.names);
   return facts;
 }
 
@@ -84,8 +85,7 @@ function assertCopyable(property: PropertyFacts): void {
  * leave a trace when initialised or under `useDefineForClassFields` (TypeScript's default for ES2022
  * targets), even as `undefined`. A class with no field at all takes no arguments.
  */
-function rejectUndescribedFields(dto: Function, facts: readonly PropertyFacts[]): void {
-  const fields = declaredFields(dto);
+function rejectUndescribedFields(dto: Function, facts: readonly PropertyFacts[], fields: readonly string[]): void {
   if (facts.length) return rejectUndecoratedField(dto, facts, fields);
   if (!fields.length) return;
   throw new FrameworkError(
@@ -107,12 +107,4 @@ function rejectUndecoratedField(dto: Function, facts: readonly PropertyFacts[], 
       `@IsOptional() for an optional one) or @Field(), or move it out of ${dto.name}` +
       (undecorated.length > 1 ? ` (also: ${undecorated.slice(1).join(', ')})` : ''),
   );
-}
-
-function declaredFields(dto: Function): string[] {
-  try {
-    return Object.keys(new (dto as new () => object)());
-  } catch {
-    return [...readInitialiserDefaults(dto).keys()];
-  }
 }

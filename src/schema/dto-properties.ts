@@ -25,6 +25,8 @@ export interface DtoProperty {
   readonly transformType: Function | undefined;
 }
 
+const NO_FIELD_OPTIONS: FieldOptions = Object.freeze({});
+
 /** Properties in declaration order, ancestors' first (a redeclared property keeps its ancestor's place). */
 export function readDtoProperties(dto: Function): DtoProperty[] {
   const metadatas = targetValidationMetadatas(indexedMetadataStorage(), dto, '', true, false);
@@ -39,6 +41,7 @@ export function readDtoProperties(dto: Function): DtoProperty[] {
     if (metadata.name !== FIELD_VALIDATOR_NAME) entry.validations.push(metadata);
     byName.set(metadata.propertyName, entry);
   });
+  const typed = mayHaveTypeMetadata(chain);
   return [...byName.entries()]
     .sort(([, a], [, b]) => a.rank - b.rank)
     .map(([name, { validations }]) => ({
@@ -46,8 +49,8 @@ export function readDtoProperties(dto: Function): DtoProperty[] {
       name,
       designType: designTypeOf(chain, name),
       validations,
-      field: fields.get(name) ?? {},
-      transformType: readTransformType(dto, name),
+      field: fields.get(name) ?? NO_FIELD_OPTIONS,
+      transformType: typed ? readTransformType(dto, name) : undefined,
     }));
 }
 
@@ -71,6 +74,15 @@ function ancestry(dto: Function): Function[] {
     current = Object.getPrototypeOf(current);
   }
   return chain;
+}
+
+/**
+ * Whether class-transformer holds `@Type` metadata for a class of the chain: one look at its private
+ * map per DTO instead of an ancestor walk per property. A storage of another shape: assume it does.
+ */
+function mayHaveTypeMetadata(chain: readonly Function[]): boolean {
+  const map = (defaultMetadataStorage as unknown as { _typeMetadatas?: unknown })._typeMetadatas;
+  return !(map instanceof Map) || chain.some((c) => map.has(c));
 }
 
 function readTransformType(dto: Function, property: string): Function | undefined {
