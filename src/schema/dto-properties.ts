@@ -42,16 +42,17 @@ export function readDtoProperties(dto: Function): DtoProperty[] {
     byName.set(metadata.propertyName, entry);
   });
   const typed = mayHaveTypeMetadata(chain);
-  return [...byName.entries()]
-    .sort(([, a], [, b]) => a.rank - b.rank)
-    .map(([name, { validations }]) => ({
-      dto,
-      name,
-      designType: designTypeOf(chain, name),
-      validations,
-      field: fields.get(name) ?? NO_FIELD_OPTIONS,
-      transformType: typed ? readTransformType(dto, name) : undefined,
-    }));
+  // One class in the chain: every rank is its position, so first appearance (the Map's order) is the order.
+  const entries = [...byName.entries()];
+  if (chain.length > 1) entries.sort(([, a], [, b]) => a.rank - b.rank);
+  return entries.map(([name, { validations }]) => ({
+    dto,
+    name,
+    designType: designTypeOf(chain, name),
+    validations,
+    field: fields.get(name) ?? NO_FIELD_OPTIONS,
+    transformType: typed ? readTransformType(dto, name) : undefined,
+  }));
 }
 
 /**
