@@ -35,6 +35,7 @@ import { assertValidName } from './names';
 import { UriTemplate } from './uri-template';
 import { deepFreeze, once, withoutUndefined } from './objects';
 import { appResource, toolMetaWithApp } from './build-app-ui';
+import { LazyPromptDefinition, LazyToolDefinition } from './lazy-definitions';
 
 /** An output schema is compiled at start-up (a raw one that does not compile fails there). */
 function outputChecker(schema: JsonObject): (structured: unknown) => string | undefined {
@@ -78,7 +79,7 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
   const shownAsks = asksMeta(asks);
   const meta = options.ui ? toolMetaWithApp(owner, name, options.ui, options._meta) : options._meta;
   const wireSchema = once(() => forOwner(owner, () => withFallbackArgument(input.schema(), asks)));
-  const descriptor = once(() =>
+  const descriptor = () =>
     deepFreeze(
       withoutUndefined({
         name,
@@ -90,35 +91,27 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
         icons: options.icons,
         _meta: shownAsks ? { ...meta, [ASKS_META_KEY]: shownAsks } : meta,
       }),
-    ),
-  );
-  const validate = once(() => {
+    );
+  const validate = () => {
     const check = forOwner(owner, input.validator);
     // The fallback's own argument is the framework's: the DTO never sees it.
     return asks?.fallback ? (args: unknown) => check(withoutFallbackArgument(args, asks)) : check;
-  });
+  };
   const forms = declaredForms(owner, options.forms);
   const linkedApp = (meta?.ui as { resourceUri?: unknown } | undefined)?.resourceUri;
-  return Object.freeze({
-    kind: 'tool',
+  return new LazyToolDefinition({
     name,
     owner,
     source,
-    get descriptor() {
-      return descriptor();
-    },
-    get inputSchema() {
-      return wireSchema();
-    },
     outputSchema,
     checkOutput,
-    get validate() {
-      return validate();
-    },
     task: options.task,
     forms,
     asks,
     linkedApp: typeof linkedApp === 'string' ? linkedApp : undefined,
+    descriptor,
+    inputSchema: wireSchema,
+    validate,
   });
 }
 
@@ -133,7 +126,7 @@ export function buildPrompt(
   const paramTypes = source.kind === 'method' ? source.paramTypes : [];
   const args = inputSource(owner, options.args, paramTypes);
   const input = args === undefined ? undefined : checkInput(args);
-  const descriptor = once(() => {
+  const descriptor = () => {
     const schema = input?.schema();
     const properties = (schema?.properties ?? {}) as Record<string, JsonObject>;
     const required = new Set((schema?.required as string[] | undefined) ?? []);
@@ -155,24 +148,11 @@ export function buildPrompt(
         _meta: options._meta,
       }),
     );
-  });
-  const validate = input ? input.validator : once(() => validatorFor(undefined));
+  };
+  const validate = input ? input.validator : () => validatorFor(undefined);
   const forms = declaredForms(owner, options.forms);
   const asks = declaredAsks(owner, 'other', options.asks);
-  return Object.freeze({
-    kind: 'prompt',
-    name,
-    owner,
-    source,
-    get descriptor() {
-      return descriptor();
-    },
-    get validate() {
-      return validate();
-    },
-    forms,
-    asks,
-  });
+  return new LazyPromptDefinition({ name, owner, source, forms, asks, descriptor, validate });
 }
 
 export function buildResource(options: ResourceOptions, owner: string, source: HandlerSource): ResourceDefinition {
