@@ -78,7 +78,8 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
   forOwner(owner, () => assertNoFallbackClash(input.names, asks));
   const shownAsks = asksMeta(asks);
   const meta = options.ui ? toolMetaWithApp(owner, name, options.ui, options._meta) : options._meta;
-  const wireSchema = once(() => forOwner(owner, () => withFallbackArgument(input.schema(), asks)));
+  // Frozen here too: a first call may read it before any list builds the (deep-frozen) descriptor.
+  const wireSchema = once(() => deepFreeze(forOwner(owner, () => withFallbackArgument(input.schema(), asks))));
   const descriptor = () =>
     deepFreeze(
       withoutUndefined({
