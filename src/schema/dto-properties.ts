@@ -32,27 +32,44 @@ export function readDtoProperties(dto: Function): DtoProperty[] {
   const metadatas = targetValidationMetadatas(indexedMetadataStorage(), dto, '', true, false);
   const fields = getFieldOptions(dto);
   const chain = ancestry(dto);
-  const byName = new Map<string, { rank: number; validations: ValidationMetadata[] }>();
-  metadatas.forEach((metadata, position) => {
+  // Plain indexed loops, no destructuring or spread: this runs once per DTO at start-up, as cold code,
+  // where each iterator protocol step is a call.
+  const entries: PropertyEntry[] = [];
+  const byName = new Map<string, PropertyEntry>();
+  for (let position = 0; position < metadatas.length; position++) {
+    const metadata = metadatas[position]!;
     const depth = chain.indexOf(metadata.target as Function);
     const rank = (depth < 0 ? chain.length : depth) * 1e6 + position;
-    const entry = byName.get(metadata.propertyName) ?? { rank, validations: [] };
-    entry.rank = Math.min(entry.rank, rank);
+    let entry = byName.get(metadata.propertyName);
+    if (entry === undefined) {
+      entry = { name: metadata.propertyName, rank, validations: [] };
+      byName.set(entry.name, entry);
+      entries.push(entry);
+    } else if (rank < entry.rank) entry.rank = rank;
     if (metadata.name !== FIELD_VALIDATOR_NAME) entry.validations.push(metadata);
-    byName.set(metadata.propertyName, entry);
-  });
+  }
+  // One class in the chain: every rank is its position, so first appearance is the order.
+  if (chain.length > 1) entries.sort((a, b) => a.rank - b.rank);
   const typed = mayHaveTypeMetadata(chain);
-  // One class in the chain: every rank is its position, so first appearance (the Map's order) is the order.
-  const entries = [...byName.entries()];
-  if (chain.length > 1) entries.sort(([, a], [, b]) => a.rank - b.rank);
-  return entries.map(([name, { validations }]) => ({
-    dto,
-    name,
-    designType: designTypeOf(chain, name),
-    validations,
-    field: fields.get(name) ?? NO_FIELD_OPTIONS,
-    transformType: typed ? readTransformType(dto, name) : undefined,
-  }));
+  const properties: DtoProperty[] = new Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const { name, validations } = entries[i]!;
+    properties[i] = {
+      dto,
+      name,
+      designType: designTypeOf(chain, name),
+      validations,
+      field: fields.get(name) ?? NO_FIELD_OPTIONS,
+      transformType: typed ? readTransformType(dto, name) : undefined,
+    };
+  }
+  return properties;
+}
+
+interface PropertyEntry {
+  readonly name: string;
+  rank: number;
+  readonly validations: ValidationMetadata[];
 }
 
 /**

@@ -54,7 +54,8 @@ export function unsupported(dto: Function, property: string, problem: string): F
 
 function describeProperty(property: DtoProperty, initialisers: ReadonlyMap<string, unknown>): PropertyFacts {
   const reading = new PropertyReading(property);
-  for (const metadata of property.validations) reading.readValidator(metadata);
+  const { validations } = property;
+  for (let i = 0; i < validations.length; i++) reading.readValidator(validations[i]!);
   const untypedByValidators = reading.untypedByValidators();
   const isArray = reading.settleType();
   const { dto, name, field } = property;
