@@ -1,6 +1,5 @@
 /** Start-up check: a tool whose `_meta.ui` links an app names a `ui://` resource some tool publishes. */
 import { FrameworkError } from '../errors/framework-error';
-import type { JsonObject } from '../protocol/jsonrpc';
 import type { ToolDefinition } from '../registry/definitions';
 import type { Registry } from '../registry/registry';
 
@@ -9,10 +8,10 @@ export function assertAppsLinked(registry: Registry): void {
 }
 
 export function assertAppLinked(registry: Registry, tool: ToolDefinition): void {
-  const ui = (tool.descriptor._meta as JsonObject | undefined)?.ui as { resourceUri?: unknown } | undefined;
-  if (typeof ui?.resourceUri !== 'string' || registry.resource(ui.resourceUri)) return;
+  const uri = tool.linkedApp;
+  if (uri === undefined || registry.resource(uri)) return;
   throw new FrameworkError(
     'OMC_INVALID_DEFINITION',
-    `${tool.owner}: @Tool ui links ${ui.resourceUri}, which no tool publishes (give ui.html or ui.file on one of them).`,
+    `${tool.owner}: @Tool ui links ${uri}, which no tool publishes (give ui.html or ui.file on one of them).`,
   );
 }

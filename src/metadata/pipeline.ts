@@ -21,6 +21,25 @@ export const EMPTY_PIPELINE: PipelineRefs = Object.freeze({
   filters: Object.freeze([]),
 });
 
+/**
+ * The classes that carry refs (on themselves or a method), so that a handler with none (most) is
+ * answered without six reflect-metadata lookups per call. Kept on globalThis so that two copies of
+ * this module (a CommonJS and an ES build in one process) see the same decorations.
+ */
+const MARKED = Symbol.for('onemodelcontext:pipeline-classes');
+function withPipelines(): WeakSet<Function> {
+  const holder = globalThis as unknown as Record<symbol, WeakSet<Function> | undefined>;
+  return (holder[MARKED] ??= new WeakSet());
+}
+
+function anyInChain(cls: Function): boolean {
+  const marked = withPipelines();
+  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    if (marked.has(c as Function)) return true;
+  }
+  return false;
+}
+
 function key(kind: PipelineKind): symbol {
   return MetadataKeys[kind];
 }
@@ -36,6 +55,7 @@ export function addPipelineRefs(
     (method === undefined ? Reflect.getOwnMetadata(key(kind), cls) : Reflect.getOwnMetadata(key(kind), cls, method)) ??
     [];
   const next = Object.freeze([...own, ...refs]);
+  withPipelines().add(cls);
   if (method === undefined) Reflect.defineMetadata(key(kind), next, cls);
   else Reflect.defineMetadata(key(kind), next, cls, method);
 }
@@ -46,6 +66,7 @@ export function addPipelineRefs(
  * function handler has none.
  */
 export function pipelineRefsOf(cls: Function, method: string | undefined): PipelineRefs {
+  if (!anyInChain(cls)) return EMPTY_PIPELINE;
   const read = (kind: PipelineKind): readonly PipelineRef[] => {
     const chain: Function[] = [];
     for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {

@@ -6,78 +6,36 @@ import type {
   PromptOptions,
   ResourceOptions,
   ResourceTemplateOptions,
-  SchemaSource,
   ToolOptions,
 } from '../metadata/options';
 import type { JsonObject } from '../protocol/jsonrpc';
 import { mcpHeaderProblems } from '../protocol/mcp-header';
-import { compileJsonSchema, createDtoValidator, jsonSchemaFor } from '../schema';
+import { compileJsonSchema, jsonSchemaFor } from '../schema';
 import type {
   CompletionDefinition,
   HandlerSource,
-  InputValidation,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
   ToolDefinition,
 } from './definitions';
-import {
-  assertHandlerParams,
-  type HandlerKind,
-  hasUntypedInput,
-  inferInputDto,
-  methodParamTypes,
-} from './handler-params';
+import { assertHandlerParams, type HandlerKind, methodParamTypes } from './handler-params';
+import { checkInput, forOwner, inputSource, validatorFor } from './handler-input';
 import { validateCacheHints } from '../config/cache-hint-options';
 import { declaredForms } from './declared-forms';
-import { asksMeta, ASKS_META_KEY, declaredAsks, withFallbackArgument, withoutFallbackArgument } from './declared-asks';
+import {
+  asksMeta,
+  ASKS_META_KEY,
+  assertNoFallbackClash,
+  declaredAsks,
+  withFallbackArgument,
+  withoutFallbackArgument,
+} from './declared-asks';
 import { assertValidName } from './names';
 import { UriTemplate } from './uri-template';
-import { deepFreeze, withoutUndefined } from './objects';
+import { deepFreeze, once, withoutUndefined } from './objects';
 import { appResource, toolMetaWithApp } from './build-app-ui';
-
-const EMPTY_INPUT: JsonObject = Object.freeze({ type: 'object', additionalProperties: false }) as JsonObject;
-
-function isClass(s: SchemaSource): s is Function {
-  return typeof s === 'function';
-}
-
-/** Validator for a DTO class or a raw JSON Schema; a missing `arguments` is `{}`. */
-export function validatorFor(source: SchemaSource | undefined): (args: unknown) => InputValidation {
-  if (source === undefined) {
-    // No input declared: the advertised schema is `additionalProperties: false`, so any key is refused.
-    return (args) => {
-      if (args === undefined) return { ok: true, value: {} };
-      if (typeof args !== 'object' || args === null || Array.isArray(args))
-        return { ok: false, errors: ['arguments must be an object'] };
-      const extra = Object.keys(args);
-      return extra.length === 0
-        ? { ok: true, value: args }
-        : { ok: false, errors: extra.slice(0, 10).map((k) => `property ${k} should not exist`) };
-    };
-  }
-  if (isClass(source)) {
-    const validate = createDtoValidator(source as new () => object);
-    return (args) => validate(args ?? {});
-  }
-  const check = compileJsonSchema(source);
-  return (args) => {
-    const value = args ?? {};
-    const r = check(value);
-    return r.ok ? { ok: true, value } : { ok: false, errors: r.errors };
-  };
-}
-
-/** A schema problem found while building a definition names its handler. */
-function forOwner<T>(owner: string, build: () => T): T {
-  try {
-    return build();
-  } catch (e) {
-    if (e instanceof FrameworkError && !e.detail.startsWith(`${owner}:`))
-      throw new FrameworkError(e.code, `${owner}: ${e.detail}`, { cause: e });
-    throw e;
-  }
-}
+import { LazyPromptDefinition, LazyToolDefinition } from './lazy-definitions';
 
 /** An output schema is compiled at start-up (a raw one that does not compile fails there). */
 function outputChecker(schema: JsonObject): (structured: unknown) => string | undefined {
@@ -88,36 +46,23 @@ function outputChecker(schema: JsonObject): (structured: unknown) => string | un
   };
 }
 
-function inputSource(owner: string, explicit: SchemaSource | undefined, paramTypes: readonly Function[]) {
-  if (explicit !== undefined) return explicit;
-  const dto = inferInputDto(paramTypes);
-  if (dto === undefined && hasUntypedInput(paramTypes)) {
-    throw new FrameworkError(
-      'OMC_SCHEMA_UNSUPPORTED',
-      `${owner}: the input parameter has no class type (an interface or object literal leaves no runtime trace). Declare a DTO class for it, or pass \`input\` in the decorator options; a tool without arguments can take just \`ctx: Context\`. If that parameter is the Context, import it as a value: \`import type { Context }\` erases it from the decorator metadata.`,
-    );
-  }
-  return dto;
-}
-
 export interface ToolSpec extends ToolOptions {
   name: string;
 }
 
+/**
+ * A tool: everything checked now; its input schema, validator and listing entry built on first use
+ * (the first list page that shows it, or its first call), once.
+ */
 export function buildTool(options: ToolOptions, name: string, owner: string, source: HandlerSource): ToolDefinition {
   assertValidName('tool', name, owner);
   const paramTypes = source.kind === 'method' ? source.paramTypes : [];
-  const input = inputSource(owner, options.input, paramTypes);
-  const { inputSchema, outputSchema, checkOutput, validate } = forOwner(owner, () => {
+  const input = forOwner(owner, () => checkInput(inputSource(owner, options.input, paramTypes)));
+  const { outputSchema, checkOutput } = forOwner(owner, () => {
     const output = options.output === undefined ? undefined : (jsonSchemaFor(options.output) as JsonObject);
-    return {
-      inputSchema: (input === undefined ? EMPTY_INPUT : jsonSchemaFor(input)) as JsonObject,
-      outputSchema: output,
-      checkOutput: output === undefined ? undefined : outputChecker(output),
-      validate: validatorFor(input),
-    };
+    return { outputSchema: output, checkOutput: output === undefined ? undefined : outputChecker(output) };
   });
-  if (inputSchema.type !== 'object') {
+  if (input.built && input.schema().type !== 'object') {
     throw new FrameworkError('OMC_SCHEMA_UNSUPPORTED', `${owner}: a tool's inputSchema must have type "object".`);
   }
   if (options.task !== undefined && options.task !== 'optional' && options.task !== 'required') {
@@ -126,41 +71,52 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
       `${owner}: task must be 'optional' or 'required' (got ${JSON.stringify(options.task)}).`,
     );
   }
-  const headerProblem = mcpHeaderProblems(inputSchema)[0];
+  // Only a schema that can carry x-mcp-header is built now, to check its header rules.
+  const headerProblem = input.mayDeclareHeaders ? mcpHeaderProblems(forOwner(owner, input.schema))[0] : undefined;
   if (headerProblem) throw new FrameworkError('OMC_INVALID_MCP_HEADER', `${owner}: x-mcp-header on ${headerProblem}`);
   const asks = declaredAsks(owner, 'tool', options.asks);
-  const wireSchema = forOwner(owner, () => withFallbackArgument(inputSchema, asks));
+  forOwner(owner, () => assertNoFallbackClash(input.names, asks));
   const shownAsks = asksMeta(asks);
-  const withAsks = (meta: JsonObject | undefined) => (shownAsks ? { ...meta, [ASKS_META_KEY]: shownAsks } : meta);
-  const descriptor = deepFreeze(
-    withoutUndefined({
-      name,
-      title: options.title,
-      description: options.description ?? '',
-      inputSchema: wireSchema,
-      outputSchema,
-      annotations: options.annotations,
-      icons: options.icons,
-      _meta: withAsks(options.ui ? toolMetaWithApp(owner, name, options.ui, options._meta) : options._meta),
-    }),
-  );
-  return Object.freeze({
-    kind: 'tool',
+  const meta = options.ui ? toolMetaWithApp(owner, name, options.ui, options._meta) : options._meta;
+  // Frozen here too: a first call may read it before any list builds the (deep-frozen) descriptor.
+  const wireSchema = once(() => deepFreeze(forOwner(owner, () => withFallbackArgument(input.schema(), asks))));
+  const descriptor = () =>
+    deepFreeze(
+      withoutUndefined({
+        name,
+        title: options.title,
+        description: options.description ?? '',
+        inputSchema: wireSchema(),
+        outputSchema,
+        annotations: options.annotations,
+        icons: options.icons,
+        _meta: shownAsks ? { ...meta, [ASKS_META_KEY]: shownAsks } : meta,
+      }),
+    );
+  const validate = () => {
+    const check = forOwner(owner, input.validator);
+    // The fallback's own argument is the framework's: the DTO never sees it.
+    return asks?.fallback ? (args: unknown) => check(withoutFallbackArgument(args, asks)) : check;
+  };
+  const forms = declaredForms(owner, options.forms);
+  const linkedApp = (meta?.ui as { resourceUri?: unknown } | undefined)?.resourceUri;
+  return new LazyToolDefinition({
     name,
     owner,
     source,
-    descriptor,
-    inputSchema: wireSchema,
     outputSchema,
     checkOutput,
-    // The fallback's own argument is the framework's: the DTO never sees it.
-    validate: asks?.fallback ? (args: unknown) => validate(withoutFallbackArgument(args, asks)) : validate,
     task: options.task,
-    forms: declaredForms(owner, options.forms),
+    forms,
     asks,
+    linkedApp: typeof linkedApp === 'string' ? linkedApp : undefined,
+    descriptor,
+    inputSchema: wireSchema,
+    validate,
   });
 }
 
+/** A prompt: its arguments checked now; its listing entry and validator built on first use. */
 export function buildPrompt(
   options: PromptOptions,
   name: string,
@@ -170,37 +126,34 @@ export function buildPrompt(
   assertValidName('prompt', name, owner);
   const paramTypes = source.kind === 'method' ? source.paramTypes : [];
   const args = inputSource(owner, options.args, paramTypes);
-  const schema = args === undefined ? undefined : (jsonSchemaFor(args) as JsonObject);
-  const properties = (schema?.properties ?? {}) as Record<string, JsonObject>;
-  const required = new Set((schema?.required as string[] | undefined) ?? []);
-  const argumentsList = Object.entries(properties).map(([argName, prop]) =>
-    withoutUndefined({
-      name: argName,
-      title: prop.title as string | undefined,
-      description: prop.description as string | undefined,
-      required: required.has(argName),
-    }),
-  );
-  const descriptor = deepFreeze(
-    withoutUndefined({
-      name,
-      title: options.title,
-      description: options.description ?? '',
-      arguments: argumentsList.length ? argumentsList : undefined,
-      icons: options.icons,
-      _meta: options._meta,
-    }),
-  );
-  return Object.freeze({
-    kind: 'prompt',
-    name,
-    owner,
-    source,
-    descriptor,
-    validate: validatorFor(args),
-    forms: declaredForms(owner, options.forms),
-    asks: declaredAsks(owner, 'other', options.asks),
-  });
+  const input = args === undefined ? undefined : checkInput(args);
+  const descriptor = () => {
+    const schema = input?.schema();
+    const properties = (schema?.properties ?? {}) as Record<string, JsonObject>;
+    const required = new Set((schema?.required as string[] | undefined) ?? []);
+    const argumentsList = Object.entries(properties).map(([argName, prop]) =>
+      withoutUndefined({
+        name: argName,
+        title: prop.title as string | undefined,
+        description: prop.description as string | undefined,
+        required: required.has(argName),
+      }),
+    );
+    return deepFreeze(
+      withoutUndefined({
+        name,
+        title: options.title,
+        description: options.description ?? '',
+        arguments: argumentsList.length ? argumentsList : undefined,
+        icons: options.icons,
+        _meta: options._meta,
+      }),
+    );
+  };
+  const validate = input ? input.validator : () => validatorFor(undefined);
+  const forms = declaredForms(owner, options.forms);
+  const asks = declaredAsks(owner, 'other', options.asks);
+  return new LazyPromptDefinition({ name, owner, source, forms, asks, descriptor, validate });
 }
 
 export function buildResource(options: ResourceOptions, owner: string, source: HandlerSource): ResourceDefinition {

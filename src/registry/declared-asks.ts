@@ -48,12 +48,7 @@ export function withFallbackArgument(inputSchema: JsonObject, asks: DeclaredAsks
   const name = fallbackArgument(asks);
   if (!name) return inputSchema;
   const properties = { ...((inputSchema.properties as JsonObject | undefined) ?? {}) };
-  if (name in properties) {
-    throw new FrameworkError(
-      'OMC_INVALID_DEFINITION',
-      `the tool's arguments already have a property "${name}", which its ask fallback adds; rename it.`,
-    );
-  }
+  assertNoFallbackClash({ has: (key) => key in properties }, asks);
   properties[name] =
     name === CONFIRM_ARGUMENT
       ? {
@@ -67,6 +62,17 @@ export function withFallbackArgument(inputSchema: JsonObject, asks: DeclaredAsks
             'Only when an earlier call of this tool answered with an approval link: the approval id it gave. Otherwise leave it out.',
         };
   return { ...inputSchema, properties };
+}
+
+/** The argument the fallback adds must not be one of the tool's own (checked on names, before a schema is built). */
+export function assertNoFallbackClash(names: { has(name: string): boolean }, asks: DeclaredAsks | undefined): void {
+  const name = fallbackArgument(asks);
+  if (name && names.has(name)) {
+    throw new FrameworkError(
+      'OMC_INVALID_DEFINITION',
+      `the tool's arguments already have a property "${name}", which its ask fallback adds; rename it.`,
+    );
+  }
 }
 
 /** The arguments without the framework's own (what the DTO validates and the handler receives). */

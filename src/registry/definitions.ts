@@ -1,4 +1,7 @@
-/** Frozen definitions the dispatcher serves. Built once at bootstrap (or on run-time add). */
+/**
+ * Frozen definitions the dispatcher serves, checked at bootstrap (or on run-time add). A decorated tool's or
+ * prompt's schema, validator and listing entry are getters that build on first read, once (issue 38).
+ */
 import type { CompletionReference } from '../protocol/completion';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/listings';
@@ -52,6 +55,8 @@ export interface ToolDefinition extends Common<Tool> {
   readonly validate: (args: unknown) => InputValidation;
   /** Whether it may (or must) run as a task; undefined: never. */
   readonly task?: TaskSupport;
+  /** The `ui://` resource its `_meta.ui` links (checked at start-up without building the descriptor). */
+  readonly linkedApp?: string;
 }
 
 export interface PromptDefinition extends Common<Prompt> {

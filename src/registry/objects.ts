@@ -14,3 +14,16 @@ export function deepFreeze<T>(o: T): T {
   }
   return o;
 }
+
+/** A value built on its first read and kept (the parts of a definition built on first use). */
+export function once<T>(build: () => T): () => T {
+  let built = false;
+  let value: T;
+  return () => {
+    if (!built) {
+      value = build();
+      built = true;
+    }
+    return value;
+  };
+}

@@ -25,30 +25,51 @@ export interface DtoProperty {
   readonly transformType: Function | undefined;
 }
 
+const NO_FIELD_OPTIONS: FieldOptions = Object.freeze({});
+
 /** Properties in declaration order, ancestors' first (a redeclared property keeps its ancestor's place). */
 export function readDtoProperties(dto: Function): DtoProperty[] {
   const metadatas = targetValidationMetadatas(indexedMetadataStorage(), dto, '', true, false);
   const fields = getFieldOptions(dto);
   const chain = ancestry(dto);
-  const byName = new Map<string, { rank: number; validations: ValidationMetadata[] }>();
-  metadatas.forEach((metadata, position) => {
+  // Plain indexed loops, no destructuring or spread: this runs once per DTO at start-up, as cold code,
+  // where each iterator protocol step is a call.
+  const entries: PropertyEntry[] = [];
+  const byName = new Map<string, PropertyEntry>();
+  for (let position = 0; position < metadatas.length; position++) {
+    const metadata = metadatas[position]!;
     const depth = chain.indexOf(metadata.target as Function);
     const rank = (depth < 0 ? chain.length : depth) * 1e6 + position;
-    const entry = byName.get(metadata.propertyName) ?? { rank, validations: [] };
-    entry.rank = Math.min(entry.rank, rank);
+    let entry = byName.get(metadata.propertyName);
+    if (entry === undefined) {
+      entry = { name: metadata.propertyName, rank, validations: [] };
+      byName.set(entry.name, entry);
+      entries.push(entry);
+    } else if (rank < entry.rank) entry.rank = rank;
     if (metadata.name !== FIELD_VALIDATOR_NAME) entry.validations.push(metadata);
-    byName.set(metadata.propertyName, entry);
-  });
-  return [...byName.entries()]
-    .sort(([, a], [, b]) => a.rank - b.rank)
-    .map(([name, { validations }]) => ({
+  }
+  // One class in the chain: every rank is its position, so first appearance is the order.
+  if (chain.length > 1) entries.sort((a, b) => a.rank - b.rank);
+  const typed = mayHaveTypeMetadata(chain);
+  const properties: DtoProperty[] = new Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const { name, validations } = entries[i]!;
+    properties[i] = {
       dto,
       name,
       designType: designTypeOf(chain, name),
       validations,
-      field: fields.get(name) ?? {},
-      transformType: readTransformType(dto, name),
-    }));
+      field: fields.get(name) ?? NO_FIELD_OPTIONS,
+      transformType: typed ? readTransformType(dto, name) : undefined,
+    };
+  }
+  return properties;
+}
+
+interface PropertyEntry {
+  readonly name: string;
+  rank: number;
+  readonly validations: ValidationMetadata[];
 }
 
 /**
@@ -71,6 +92,15 @@ function ancestry(dto: Function): Function[] {
     current = Object.getPrototypeOf(current);
   }
   return chain;
+}
+
+/**
+ * Whether class-transformer holds `@Type` metadata for a class of the chain: one look at its private
+ * map per DTO instead of an ancestor walk per property. A storage of another shape: assume it does.
+ */
+function mayHaveTypeMetadata(chain: readonly Function[]): boolean {
+  const map = (defaultMetadataStorage as unknown as { _typeMetadatas?: unknown })._typeMetadatas;
+  return !(map instanceof Map) || chain.some((c) => map.has(c));
 }
 
 function readTransformType(dto: Function, property: string): Function | undefined {

@@ -1,8 +1,8 @@
 import { FrameworkError } from '../errors/framework-error';
 import { deepFrozenCopy } from './frozen-json';
 import type { JsonSchemaObject } from './json-schema-types';
-import { readInitialiserDefaults } from './initialiser-defaults';
-import { describeDtoProperties, type PropertyFacts, type ValueFacts } from './property-facts';
+import { describedFacts } from './dto-check';
+import type { PropertyFacts, ValueFacts } from './property-facts';
 
 type MutableSchema = Record<string, unknown>;
 
@@ -24,7 +24,8 @@ const schemaCache = new WeakMap<Function, JsonSchemaObject>();
 const rawSchemaCache = new WeakMap<object, JsonSchemaObject>();
 
 /**
- * JSON Schema 2020-12 of a class-validator DTO, built once per class and frozen.
+ * JSON Schema 2020-12 of a class-validator DTO, built once per class and frozen. Bootstrap only checks
+ * a DTO (dto-check.ts); this runs on first use, from the facts that check read.
  * Nested DTOs are inlined (what most MCP clients and models read best); only a class that recurses
  * into itself goes to `$defs` and is referenced with `$ref` (the root itself as `"#"`).
  */
@@ -71,8 +72,7 @@ class DtoSchemaBuilder {
       return { $ref: this.refTo(dto) };
     }
     this.building.push(dto);
-    const facts = describeDtoProperties(dto);
-    rejectUndescribedFields(dto, facts);
+    const facts = describedFacts(dto);
     const properties: MutableSchema = {};
     const required: string[] = [];
     for (const property of facts) {
@@ -147,44 +147,6 @@ function annotate(body: MutableSchema, property: PropertyFacts): MutableSchema {
   if (field.examples !== undefined) schema.examples = [...field.examples];
   if (field.mcpHeader !== undefined) schema['x-mcp-header'] = field.mcpHeader;
   return schema;
-}
-
-/**
- * A class with fields but no decorated property would validate nothing and describe nothing. Fields
- * leave a trace when initialised or under `useDefineForClassFields` (TypeScript's default for ES2022
- * targets), even as `undefined`. A class with no field at all takes no arguments.
- */
-function rejectUndescribedFields(dto: Function, facts: readonly PropertyFacts[]): void {
-  const fields = declaredFields(dto);
-  if (facts.length) return rejectUndecoratedField(dto, facts, fields);
-  if (!fields.length) return;
-  throw new FrameworkError(
-    'OMC_SCHEMA_UNSUPPORTED',
-    `${dto.name}.${fields[0]}: ${dto.name} has fields but no decorated property; ` +
-      'add class-validator decorators (e.g. @IsString()) or @Field() to each property',
-  );
-}
-
-/** One undecorated field among decorated ones would drop out of the schema, and the validator would refuse it. */
-function rejectUndecoratedField(dto: Function, facts: readonly PropertyFacts[], fields: readonly string[]): void {
-  const described = new Set(facts.map((f) => f.name));
-  const undecorated = fields.filter((name) => !described.has(name));
-  if (!undecorated.length) return;
-  throw new FrameworkError(
-    'OMC_SCHEMA_UNSUPPORTED',
-    `${dto.name}.${undecorated[0]}: this field has no decorator, so it is not in the input schema and a ` +
-      `client that sends it is refused; add a class-validator decorator (e.g. @IsString(), or ` +
-      `@IsOptional() for an optional one) or @Field(), or move it out of ${dto.name}` +
-      (undecorated.length > 1 ? ` (also: ${undecorated.slice(1).join(', ')})` : ''),
-  );
-}
-
-function declaredFields(dto: Function): string[] {
-  try {
-    return Object.keys(new (dto as new () => object)());
-  } catch {
-    return [...readInitialiserDefaults(dto).keys()];
-  }
 }
 
 function compact(object: object): MutableSchema {

@@ -33,6 +33,17 @@ export function writeFieldOptions(cls: Function, property: string, options: Fiel
   const next = new Map(own ?? []);
   next.set(property, Object.freeze({ ...options }));
   Reflect.defineMetadata(FIELD_METADATA_KEY, next, cls);
+  withFields().add(cls);
+}
+
+/**
+ * The classes `@Field` wrote to, so that a DTO with none in its chain (most) is answered without a
+ * reflect-metadata lookup per class. On globalThis: two copies of this module see the same marks.
+ */
+const MARKED = Symbol.for('onemodelcontext:field-classes');
+function withFields(): WeakSet<Function> {
+  const holder = globalThis as unknown as Record<symbol, WeakSet<Function> | undefined>;
+  return (holder[MARKED] ??= new WeakSet());
 }
 
 /** Field options of a class and its ancestors; a subclass's options for a property replace its parent's. */
@@ -42,6 +53,8 @@ export function getFieldOptions(cls: Function): FieldOptionsByProperty {
     chain.unshift(current);
     current = Object.getPrototypeOf(current);
   }
+  const marked = withFields();
+  if (!chain.some((klass) => marked.has(klass))) return new Map();
   const merged = new Map<string, FieldOptions>();
   for (const klass of chain) {
     const own = Reflect.getOwnMetadata(FIELD_METADATA_KEY, klass) as Map<string, FieldOptions> | undefined;

@@ -3,17 +3,32 @@
  * schema advertises them too. Only JSON values count; a constructor that throws simply yields none.
  */
 export function readInitialiserDefaults(dto: Function): ReadonlyMap<string, unknown> {
-  const defaults = new Map<string, unknown>();
+  return readInstanceFields(dto).defaults;
+}
+
+/** The fields a fresh instance has (initialised or declared), and those of them that are JSON defaults. */
+export interface InstanceFields {
+  readonly names: readonly string[];
+  readonly defaults: ReadonlyMap<string, unknown>;
+}
+
+const NO_FIELDS: InstanceFields = Object.freeze({ names: Object.freeze([]), defaults: new Map() });
+
+/** One instance, read once: what the schema's defaults and the undescribed-field check both need. */
+export function readInstanceFields(dto: Function): InstanceFields {
   let instance: object;
   try {
     instance = new (dto as new () => object)();
   } catch {
-    return defaults;
+    return NO_FIELDS;
   }
-  for (const [key, value] of Object.entries(instance)) {
+  const names = Object.keys(instance);
+  const defaults = new Map<string, unknown>();
+  for (const key of names) {
+    const value = (instance as Record<string, unknown>)[key];
     if (value !== undefined && isJsonValue(value)) defaults.set(key, value);
   }
-  return defaults;
+  return { names, defaults };
 }
 
 function isJsonValue(value: unknown): boolean {

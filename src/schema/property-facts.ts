@@ -6,7 +6,7 @@
 import { FrameworkError } from '../errors/framework-error';
 import type { FieldOptions } from './field-metadata';
 import { readDtoProperties, type DtoProperty, type ValidationMetadata } from './dto-properties';
-import { readInitialiserDefaults } from './initialiser-defaults';
+import { readInstanceFields, type InstanceFields } from './initialiser-defaults';
 import { capitalise, interpretValueDecorator, type ValueFacts, type ValueSink } from './value-decorators';
 import { ARRAY_VALIDATORS, type ValueKind } from './validator-vocabulary';
 
@@ -41,8 +41,10 @@ const PRIMITIVE_KINDS = new Map<unknown, ValueKind>([
   [Boolean, 'boolean'],
 ]);
 
-export function describeDtoProperties(dto: Function): PropertyFacts[] {
-  const initialisers = readInitialiserDefaults(dto);
+/** `fields`: the instance's, when the caller read them already. */
+export function describeDtoProperties(dto: Function, fields?: InstanceFields): PropertyFacts[] {
+  fields ??= readInstanceFields(dto);
+  const initialisers = fields.defaults;
   return readDtoProperties(dto).map((property) => describeProperty(property, initialisers));
 }
 
@@ -52,7 +54,8 @@ export function unsupported(dto: Function, property: string, problem: string): F
 
 function describeProperty(property: DtoProperty, initialisers: ReadonlyMap<string, unknown>): PropertyFacts {
   const reading = new PropertyReading(property);
-  for (const metadata of property.validations) reading.readValidator(metadata);
+  const { validations } = property;
+  for (let i = 0; i < validations.length; i++) reading.readValidator(validations[i]!);
   const untypedByValidators = reading.untypedByValidators();
   const isArray = reading.settleType();
   const { dto, name, field } = property;
@@ -88,16 +91,20 @@ class PropertyReading implements ValueSink {
     this.markedArray = property.designType === Array;
   }
 
-  readonly fail = (problem: string): never => {
+  fail(problem: string): never {
     throw unsupported(this.property.dto, this.property.name, problem);
-  };
+  }
 
-  readonly setKind = (kind: ValueKind, because: string): void => {
+  /** `because` names what says so: `@isString` (a decorator, capitalised here) or a phrase. */
+  setKind(kind: ValueKind, because: string): void {
     const value = this.value;
     if (value.kind === undefined || value.kind === kind) value.kind = kind;
     else if (isNumeric(value.kind) && isNumeric(kind)) value.kind = 'integer';
-    else this.fail(`${because} says ${kind} but another decorator says ${value.kind}; keep one type per property`);
-  };
+    else {
+      const what = because.startsWith('@') ? `@${capitalise(because.slice(1))}` : because;
+      this.fail(`${what} says ${kind} but another decorator says ${value.kind}; keep one type per property`);
+    }
+  }
 
   markNotEmpty(): void {
     this.notEmpty = true;
@@ -161,7 +168,7 @@ class PropertyReading implements ValueSink {
       value.dto = cls;
     }
     if (value.kind === undefined && value.enumValues === undefined && value.constValue === undefined) {
-      inferFromTypes(property, isArray, fieldType, value, this.setKind, this.unknownDecorators, this.fail);
+      inferFromTypes(property, isArray, fieldType, value, this, this.unknownDecorators);
     }
     if (value.kind === undefined && value.enumValues !== undefined) value.kind = enumKind(value.enumValues);
     if (this.notEmpty && value.kind === 'string') value.minLength = Math.max(value.minLength ?? 0, 1);
@@ -170,18 +177,17 @@ class PropertyReading implements ValueSink {
   }
 }
 
-type KindSetter = (kind: ValueKind, because: string) => void;
-
 /** No class-validator decorator fixed the type: fall back on `@Field({type})`, then on `design:type`. */
 function inferFromTypes(
   property: DtoProperty,
   isArray: boolean,
   fieldType: Function | undefined,
   value: ValueFacts,
-  setKind: KindSetter,
+  reading: PropertyReading,
   unknownDecorators: readonly string[],
-  fail: (problem: string) => never,
 ): void {
+  const setKind = (kind: ValueKind, because: string) => reading.setKind(kind, because);
+  const fail = (problem: string): never => reading.fail(problem);
   const candidate = fieldType ?? (isArray ? undefined : property.designType);
   const primitive = PRIMITIVE_KINDS.get(candidate);
   if (primitive) return setKind(primitive, '@Field({ type }) / the declared type');

@@ -31,7 +31,7 @@ export interface ValueSink {
 }
 
 export function interpretValueDecorator(decorator: string, constraints: readonly unknown[], sink: ValueSink): void {
-  const at = `@${capitalise(decorator)}`;
+  const at = '@' + decorator; // capitalised only if a message needs it (property-facts.ts)
   if (decorator in STRING_FORMATS) {
     sink.setKind('string', at);
     readStringDecorator(decorator, constraints, sink.value);
