@@ -84,14 +84,17 @@ async function fleetLaunch(port) {
 }
 
 /** Used: pairs of loads (with / without the feature) on the field workload, rotated rounds, one run. */
-export async function measureUsed({ rounds = 3, users = 50, rampS = 2, holdS = 5, log = () => {} } = {}) {
-  const loads = [
+export async function measureUsed({ rounds = 3, users = 50, rampS = 2, holdS = 5, only, log = () => {} } = {}) {
+  const all = [
     ours('echo, 2026-07-28 (plain)', MODERN),
     ours('echo, 2026-07-28, ask fallback declared (deny): every call through the fallback port', MODERN, { FALLBACK: 'deny' }),
     ours('echo, 2026-07-28, through `onemodelcontext bridge` (bridge + upstream CPU)', MODERN, {}, bridgeLaunch),
     ours('echo, 2025-11-25 sessions (plain)', LEGACY),
     ours('echo, 2025-11-25 sessions in a fleet: Redis stores, a lease per session (server + redis CPU)', LEGACY, {}, fleetLaunch),
   ];
+  // `only`: the loads whose label contains it, with the plain echo of their wire beside them.
+  const picked = only ? all.filter((l) => l.label.includes(only)) : all;
+  const loads = all.filter((l) => picked.includes(l) || (l.label.endsWith('(plain)') && picked.some((x) => x.wire === l.wire)));
   const plainOf = (l) => loads.find((x) => x.wire === l.wire && x.label.endsWith('(plain)'));
   const runs = [];
   for (let round = 0; round < rounds; round++) {

@@ -26,6 +26,8 @@ export interface BridgeCommand {
   headers?: string[];
   /** The revision to speak upstream (MountOptions.protocolVersion; default auto). */
   upstreamVersion?: string;
+  /** Items kept per upstream list (MountOptions.maxListItems; default 1000). */
+  maxListItems?: number;
 }
 
 export interface RunningBridge {
@@ -62,6 +64,7 @@ export async function runBridge(
     ...(program === undefined ? { url: c.url } : { command: program, args }),
     ...(c.headers?.length ? { headers: parseHeaders(c.headers) } : {}),
     ...(c.upstreamVersion ? { protocolVersion: c.upstreamVersion as MountOptions['protocolVersion'] } : {}),
+    ...(c.maxListItems !== undefined ? { maxListItems: c.maxListItems } : {}),
   });
   const stopAll = async (stopTransport: () => Promise<void>) => {
     await stopTransport();

@@ -48,6 +48,8 @@ export interface BridgeCommand {
   headers: string[];
   /** The revision to speak upstream (default auto: 2026-07-28 when the upstream has it). */
   upstreamVersion?: string;
+  /** Items kept per upstream list (MountOptions.maxListItems; default 1000). */
+  maxListItems?: number;
 }
 
 export type Command =
@@ -163,6 +165,11 @@ function buildProgram(version: string, output: { text: string }, found: (command
         .choices(['auto', '2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'])
         .default('auto'),
     )
+    .option(
+      '--max-list-items <n>',
+      `items kept per upstream list (tools, prompts, resources, templates); the rest dropped and reported (1-${MAX_LIST_ITEMS}, default 1000)`,
+      parseListItems,
+    )
     .action((o: {
       command?: string;
       url?: string;
@@ -170,6 +177,7 @@ function buildProgram(version: string, output: { text: string }, found: (command
       stdio: boolean;
       header: string[];
       upstreamVersion: string;
+      maxListItems?: number;
     }) => {
       if ((o.command === undefined) === (o.url === undefined)) {
         throw new UsageError('bridge needs exactly one of --command or --url.');
@@ -183,6 +191,7 @@ function buildProgram(version: string, output: { text: string }, found: (command
         ...(o.command === undefined ? {} : { upstreamCommand: o.command }),
         ...(o.url === undefined ? {} : { url: o.url }),
         ...(o.port === undefined ? {} : { port: o.port }),
+        ...(o.maxListItems === undefined ? {} : { maxListItems: o.maxListItems }),
       });
     });
 
@@ -192,6 +201,17 @@ function buildProgram(version: string, output: { text: string }, found: (command
 function parsePort(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65_535) throw new UsageError(`--port must be an integer 0-65535, got ${value}`);
+  return n;
+}
+
+/** MountOptions.maxListItems' bound (the CLI layer imports nothing of the library, so it is repeated here). */
+const MAX_LIST_ITEMS = 100_000;
+
+function parseListItems(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_LIST_ITEMS) {
+    throw new UsageError(`--max-list-items must be an integer 1-${MAX_LIST_ITEMS}, got ${value}`);
+  }
   return n;
 }
 

@@ -15,6 +15,7 @@ interface BridgeProgram {
     stdio: boolean;
     headers?: string[];
     upstreamVersion?: string;
+    maxListItems?: number;
   }): Promise<{ url?: string; closed: Promise<void>; close(): Promise<void> }>;
 }
 
@@ -31,6 +32,7 @@ export async function runBridgeCommand(command: BridgeCommand, out: Output): Pro
       stdio: command.stdio,
       headers: command.headers,
       upstreamVersion: command.upstreamVersion,
+      maxListItems: command.maxListItems,
     });
   } catch (e) {
     throw new CliError(`the bridge could not start: ${e instanceof Error ? e.message : String(e)}`);

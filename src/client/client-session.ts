@@ -58,6 +58,8 @@ export class ClientSession {
   private nextToken = 0;
   private readonly progress = new Map<string | number, ProgressCallback>();
   private readonly closing = new AbortController();
+  /** Each request's controller while in flight: `close` aborts them (no listener per request on `closing`). */
+  private readonly inFlight = new Set<AbortController>();
   /** Requests in flight that answer their own asks (`ExchangeOptions.input`), by id. */
   private readonly callInputs = new Map<RequestId, InputHandlers>();
   /** Aborted (with SessionLostError) when the server loses the legacy session; renewed with it. */
@@ -152,8 +154,8 @@ export class ClientSession {
     const onUserAbort = () => controller.abort(o.signal!.reason);
     if (o.signal?.aborted) onUserAbort();
     else o.signal?.addEventListener('abort', onUserAbort, { once: true });
-    const onClose = () => controller.abort(new FrameworkError('OMC_CLIENT_CLOSED', 'The client closed.'));
-    this.closing.signal.addEventListener('abort', onClose, { once: true });
+    if (this.closing.signal.aborted) controller.abort(closedError());
+    this.inFlight.add(controller);
     // Modern HTTP cancels by closing the response stream; everywhere else the server is told.
     const tellsServer = !(modern && this.transport.kind === 'http') && method !== 'initialize';
     const onAbort = () => {
@@ -200,7 +202,7 @@ export class ClientSession {
       if (o.input) this.callInputs.delete(id);
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onUserAbort);
-      this.closing.signal.removeEventListener('abort', onClose);
+      this.inFlight.delete(controller);
       controller.signal.removeEventListener('abort', onAbort);
     }
   }
@@ -214,6 +216,7 @@ export class ClientSession {
 
   close(): void {
     this.closing.abort();
+    for (const c of this.inFlight) c.abort(closedError());
   }
 
   /**
@@ -335,4 +338,8 @@ function checkedResultType(method: string, result: JsonObject, tasks: boolean): 
     'OMC_CLIENT_BAD_REPLY',
     `${method}: the server answered an unknown resultType ${JSON.stringify(kind)}; the result is invalid.`,
   );
+}
+
+function closedError(): FrameworkError {
+  return new FrameworkError('OMC_CLIENT_CLOSED', 'The client closed.');
 }

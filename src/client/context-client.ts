@@ -32,6 +32,7 @@ import type { ClientTransport } from './transport';
 import type { Page } from './page';
 import type { ServerDescription } from './server-description';
 import { SkillsClient } from './skills';
+import { abortableSleep } from './abortable-sleep';
 
 export type { AppTarget, ClientTarget, TransportTarget };
 
@@ -265,7 +266,7 @@ export class ContextClient {
         answer: (requests) => answerInputRound(handlers, requests, { era: 'modern', signal }),
         signal,
         onStatus: options.onTaskStatus,
-        sleep: (ms, s) => sleepFor(ms, s),
+        sleep: (ms, s) => abortableSleep(ms, s),
       });
       return recordCallInfo(followed.result, {
         rounds: driven.rounds + followed.polls,
@@ -323,11 +324,3 @@ function createTransport(target: ClientTarget): ClientTransport {
   }
 }
 
-
-function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
-}

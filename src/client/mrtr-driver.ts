@@ -6,6 +6,7 @@
 import { FrameworkError } from '../errors/framework-error';
 import type { JsonObject } from '../protocol/jsonrpc';
 import { MaxInputRoundsError } from './errors';
+import { abortableSleep } from './abortable-sleep';
 
 export type InputRequestMap = Record<string, { method: string; params?: JsonObject }>;
 
@@ -38,7 +39,7 @@ export function isInputRequired(result: JsonObject): boolean {
 }
 
 export async function driveInputRounds(o: DriveOptions): Promise<Driven> {
-  const sleep = o.sleep ?? defaultSleep;
+  const sleep = o.sleep ?? abortableSleep;
   const base = withoutRoundFields(o.params);
   let params = o.params;
   let asks = 0;
@@ -87,12 +88,4 @@ function inputRequestsOf(result: JsonObject): InputRequestMap | undefined {
 function withoutRoundFields(params: JsonObject): JsonObject {
   const { inputResponses: _r, requestState: _s, ...rest } = params;
   return rest;
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
 }

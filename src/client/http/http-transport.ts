@@ -2,6 +2,8 @@
  * Streamable HTTP client transport, both eras. Each request is a POST whose reply is JSON or an SSE
  * stream; legacy adds the session id, the version header, the GET stream, resumption with
  * Last-Event-ID after the server's `retry`, answers to server requests POSTed back, DELETE on close.
+ * Requests go over node:http on a keep-alive pool of this transport's own (closed with it), or
+ * through the target's `fetch` / the OAuth session's wrapper when there is one.
  */
 import {
   decodeValue,
@@ -16,6 +18,9 @@ import { HttpStatusError, SessionLostError, transportError } from '../errors';
 import { FrameworkError } from '../../errors/framework-error';
 import type { ClientTransport, InboundSink, TransportReply, TransportRequestOptions } from '../transport';
 import { readEventStream, type StreamPosition } from './read-event-stream';
+import { fetchChannel, type HttpChannel, type HttpReply } from './http-channel';
+import { NodeHttpChannel } from './node-channel';
+import { abortableSleep as delay } from '../abortable-sleep';
 import type { HttpTarget } from '../targets';
 import { resolveOAuthOptions } from '../auth/auth-options';
 import { OAuthSession } from '../auth/oauth-session';
@@ -34,16 +39,22 @@ export class HttpTransport implements ClientTransport {
   private sessionId?: string;
   private legacyVersion?: string;
   private readonly pending = new Map<RequestId, Pending>();
+  /** Requests in flight (and the GET stream): aborted when the transport closes. */
   private readonly live = new Set<AbortController>();
   private closed = false;
-  private readonly fetch: typeof fetch;
+  private readonly channel: HttpChannel;
+  /** The target's headers, lower-cased once. */
+  private readonly baseHeaders: Record<string, string>;
   /** Signs in when the server asks (the target's `auth`). */
   readonly auth?: OAuthSession;
 
-  constructor(private readonly target: HttpTarget) {
-    const base = target.fetch ?? fetch;
-    this.auth = target.auth ? new OAuthSession(target.url, resolveOAuthOptions(target.auth), base) : undefined;
-    this.fetch = this.auth ? this.auth.fetch : base;
+  constructor(target: HttpTarget) {
+    this.auth = target.auth
+      ? new OAuthSession(target.url, resolveOAuthOptions(target.auth), target.fetch ?? fetch)
+      : undefined;
+    const viaFetch = this.auth?.fetch ?? target.fetch;
+    this.channel = viaFetch ? fetchChannel(target.url, viaFetch) : new NodeHttpChannel(target.url);
+    this.baseHeaders = lower(target.headers);
   }
 
   async start(sink: InboundSink): Promise<void> {
@@ -68,20 +79,19 @@ export class HttpTransport implements ClientTransport {
   request(message: JsonRpcRequest, options: TransportRequestOptions): Promise<TransportReply> {
     return new Promise<TransportReply>((resolve, reject) => {
       if (this.closed) return reject(transportError('The client is closed.'));
-      const controller = this.controller(options.signal);
+      const call = this.track(options.signal);
       this.pending.set(message.id, { resolve, reject });
-      const settle = () => this.live.delete(controller);
       const sentWith = this.sessionId;
-      void this.post(message, options.headers, controller.signal)
-        .then((res) => this.readReply(res, message, options.onNotification, controller.signal, sentWith))
-        .catch((e: unknown) => this.fail(message.id, controller.signal.aborted ? controller.signal.reason : e))
-        .finally(settle);
+      void this.post(message, options.headers, call.signal)
+        .then((res) => this.readReply(res, message, options.onNotification, call.signal, sentWith))
+        .catch((e: unknown) => this.fail(message.id, call.signal.aborted ? call.signal.reason : e))
+        .finally(call.done);
     });
   }
 
   async notify(message: JsonRpcNotification, headers?: Record<string, string>): Promise<void> {
     const res = await this.post(message, headers);
-    await res.body?.cancel().catch(() => undefined);
+    await res.discard();
   }
 
   async close(): Promise<void> {
@@ -90,28 +100,26 @@ export class HttpTransport implements ClientTransport {
     for (const c of this.live) c.abort(transportError('The client closed.'));
     for (const id of [...this.pending.keys()]) this.fail(id, transportError('The client closed.'));
     if (this.sessionId) {
-      await this.fetch(this.target.url, {
-        method: 'DELETE',
-        headers: this.headers(),
-        signal: AbortSignal.timeout(2000),
-      })
-        .then((r) => r.body?.cancel())
+      await this.channel
+        .send('DELETE', this.headers(), undefined, AbortSignal.timeout(2000))
+        .then((r) => r.discard())
         .catch(() => undefined);
     }
+    this.channel.close();
   }
 
   private async readReply(
-    res: Response,
+    res: HttpReply,
     message: JsonRpcRequest,
     onNotification: TransportRequestOptions['onNotification'],
     signal: AbortSignal,
     sentWith: string | undefined,
   ): Promise<void> {
     if (res.status === 404 && sentWith !== undefined) return this.sessionGone(res, message, sentWith);
-    const session = res.headers.get('mcp-session-id');
+    const session = res.header('mcp-session-id');
     if (message.method === 'initialize' && res.ok && session) this.sessionId = session;
-    const type = res.headers.get('content-type') ?? '';
-    if (res.ok && type.includes('text/event-stream') && res.body) {
+    const type = res.header('content-type') ?? '';
+    if (res.ok && type.includes('text/event-stream')) {
       const dispatch = (m: unknown) => this.dispatch(m, res.status, onNotification, message.id);
       let position = await readEventStream(res.body, dispatch);
       if (signal.aborted) throw signal.reason;
@@ -120,11 +128,14 @@ export class HttpTransport implements ClientTransport {
         await delay(position.retryMs ?? DEFAULT_RETRY_MS, signal);
         const again = await this.get(position.lastEventId, signal);
         if (again.status === 404 && sentWith !== undefined) {
-          await again.body?.cancel().catch(() => undefined);
+          await again.discard();
           const what = `${message.method} was in flight and may have run, so it was not retried`;
           return this.fail(message.id, new SessionLostError(what, sentWith));
         }
-        if (!again.ok || !again.body) break;
+        if (!again.ok) {
+          await again.discard();
+          break;
+        }
         position = await readEventStream(again.body, dispatch, position);
         if (signal.aborted) throw signal.reason;
       }
@@ -145,8 +156,8 @@ export class HttpTransport implements ClientTransport {
   }
 
   /** The spec's answer to a request on a session the server no longer has: 404, the session is gone. */
-  private async sessionGone(res: Response, message: JsonRpcRequest, sentWith: string): Promise<void> {
-    await res.body?.cancel().catch(() => undefined);
+  private async sessionGone(res: HttpReply, message: JsonRpcRequest, sentWith: string): Promise<void> {
+    await res.discard();
     const p = this.pending.get(message.id);
     if (!p) return;
     this.pending.delete(message.id);
@@ -192,29 +203,29 @@ export class HttpTransport implements ClientTransport {
     const reply = await this.sink.request(request, related);
     if (this.closed) return;
     const res = await this.post(reply).catch(() => undefined);
-    await res?.body?.cancel().catch(() => undefined);
+    await res?.discard();
   }
 
   /** The legacy standalone GET stream: server requests and notifications outside any call. */
   private async followGetStream(): Promise<void> {
     let position: StreamPosition = {};
     for (let attempt = 0; !this.closed && attempt < MAX_RESUMES; attempt++) {
-      const controller = this.controller();
+      const call = this.track();
       try {
-        const res = await this.get(position.lastEventId, controller.signal);
-        if (!res.ok || !res.body || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
-          await res.body?.cancel().catch(() => undefined);
+        const res = await this.get(position.lastEventId, call.signal);
+        if (!res.ok || !(res.header('content-type') ?? '').includes('text/event-stream')) {
+          await res.discard();
           return; // 405: the server offers no GET stream.
         }
         const before = position.lastEventId;
         position = await readEventStream(res.body, (m) => this.dispatch(m, res.status), position);
         if (position.lastEventId !== before) attempt = 0;
         if (!this.canResume(position)) return;
-        await delay(position.retryMs ?? DEFAULT_RETRY_MS, controller.signal);
+        await delay(position.retryMs ?? DEFAULT_RETRY_MS, call.signal);
       } catch {
         return;
       } finally {
-        this.live.delete(controller);
+        call.done();
       }
     }
   }
@@ -223,34 +234,45 @@ export class HttpTransport implements ClientTransport {
     return !this.closed && this.legacyVersion !== undefined && position.lastEventId !== undefined;
   }
 
-  private get(lastEventId: string | undefined, signal?: AbortSignal): Promise<Response> {
+  private get(lastEventId: string | undefined, signal?: AbortSignal): Promise<HttpReply> {
     const headers = this.headers({ accept: 'text/event-stream' });
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return this.fetch(this.target.url, { method: 'GET', headers, signal });
+    return this.channel.send('GET', headers, undefined, signal);
   }
 
-  private post(message: JsonRpcMessage, extra?: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+  private post(message: JsonRpcMessage, extra?: Record<string, string>, signal?: AbortSignal): Promise<HttpReply> {
     const headers = this.headers({
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       ...lower(extra),
     });
-    return this.fetch(this.target.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
+    return this.channel.send('POST', headers, JSON.stringify(message), signal);
   }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
-    const h: Record<string, string> = { ...lower(this.target.headers), ...extra };
+    const h: Record<string, string> = { ...this.baseHeaders, ...extra };
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;
     if (this.legacyVersion) h['mcp-protocol-version'] = this.legacyVersion;
     return h;
   }
 
-  private controller(linked?: AbortSignal): AbortController {
+  /**
+   * A request's own signal, aborted by the caller's (`linked`) or by close. `done` unhooks it from
+   * both, so a long-lived caller signal does not collect a listener per request.
+   */
+  private track(linked?: AbortSignal): { signal: AbortSignal; done: () => void } {
     const c = new AbortController();
+    const onAbort = () => c.abort(linked!.reason);
     if (linked?.aborted) c.abort(linked.reason);
-    else linked?.addEventListener('abort', () => c.abort(linked.reason), { once: true });
+    else linked?.addEventListener('abort', onAbort, { once: true });
     this.live.add(c);
-    return c;
+    return {
+      signal: c.signal,
+      done: () => {
+        linked?.removeEventListener('abort', onAbort);
+        this.live.delete(c);
+      },
+    };
   }
 
   private fail(id: RequestId, error: unknown): void {
@@ -275,12 +297,4 @@ function parseJson(text: string): unknown {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
 }

@@ -7,7 +7,7 @@ export interface StreamPosition {
 }
 
 export async function readEventStream(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   onMessage: (message: unknown) => void,
   from: StreamPosition = {},
 ): Promise<StreamPosition> {
@@ -26,7 +26,7 @@ export async function readEventStream(
   parser.retryMs = from.retryMs;
   const decoder = new TextDecoder();
   try {
-    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>)
+    for await (const chunk of body)
       parser.push(decoder.decode(chunk, { stream: true }));
     parser.push(decoder.decode() + '\n\n');
   } catch {

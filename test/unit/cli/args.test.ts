@@ -46,6 +46,10 @@ describe('parseCommand', () => {
         upstreamVersion: '2025-11-25',
       },
     ],
+    [
+      ['bridge', '--url', 'http://h/mcp', '--max-list-items', '5000'],
+      { command: 'bridge', url: 'http://h/mcp', stdio: false, headers: [], maxListItems: 5000 },
+    ],
   ])('%j', (argv, expected) => {
     expect(parseCommand(argv)).toEqual(expected);
   });
@@ -91,6 +95,9 @@ describe('parseCommand', () => {
     [['bridge', '--url', 'http://h', '--stdio', '--port', '3'], /--port or --stdio/],
     [['bridge', '--url', 'http://h', '--port', 'eighty'], /--port must be an integer/],
     [['bridge', '--url', 'http://h', '--upstream-version', '2024-01-01'], /Allowed choices are/],
+    [['bridge', '--url', 'http://h', '--max-list-items', '0'], /--max-list-items must be an integer 1-100000/],
+    [['bridge', '--url', 'http://h', '--max-list-items', '100001'], /--max-list-items must be an integer 1-100000/],
+    [['bridge', '--url', 'http://h', '--max-list-items', 'lots'], /--max-list-items must be an integer/],
   ])('%j is a usage error', (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(UsageError);
     expect(() => parseCommand(argv)).toThrow(message);

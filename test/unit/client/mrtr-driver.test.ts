@@ -1,4 +1,5 @@
 /** The 2026 input-round driver, through ContextClient on a scripted transport. */
+import { getEventListeners } from 'node:events';
 import {
   callInfo,
   ContextClient,
@@ -197,4 +198,21 @@ test('prompts/get and resources/read use the same driver', async () => {
     'resources/read',
     'resources/read',
   ]);
+});
+
+test('requestState-only rounds leave no listener on the signal they waited on (the client’s, by default)', async () => {
+  // Every second answer is a requestState-only round: the driver waits stateOnlyBackoffMs before retrying.
+  const { client } = await clientWith(
+    (_r, i) => (i % 2 === 0 ? { result: { resultType: 'input_required', requestState: 's' } } : complete('done')),
+    { stateOnlyBackoffMs: 0 },
+  );
+  const caller = new AbortController();
+  const closed = (client as unknown as { session: { closedSignal: AbortSignal } }).session.closedSignal;
+  for (let i = 0; i < 50; i++) {
+    expect((await client.callTool('t', {})).content).toEqual([{ type: 'text', text: 'done' }]);
+    await client.callTool('t', {}, { signal: caller.signal });
+  }
+  expect(getEventListeners(closed, 'abort')).toHaveLength(0);
+  expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  await client.close();
 });
