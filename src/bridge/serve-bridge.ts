@@ -11,6 +11,7 @@ import { readDeploymentEnv, httpOptionsFromEnv } from '../transports/http/deploy
 import { serveHttp } from '../transports/http';
 import { serveStdio } from '../transports/stdio';
 import { mountServer, type Mount } from './mount';
+export { terminateStdioServers } from '../client/stdio-transport';
 import type { MountOptions } from './mount-options';
 
 const BRIDGE_VERSION = '0.1.0';
@@ -73,9 +74,17 @@ export async function runBridge(
   };
   if (c.stdio) {
     const handle = await serveStdio(app);
-    const closed = handle.closed.then(() => stopAll(async () => undefined));
-    // stdio ends when its input ends; close() stops the upstream side.
-    return { mount, closed, close: () => stopAll(async () => undefined) };
+    let told!: () => void;
+    const stopped = new Promise<void>((resolve) => (told = resolve));
+    // stdio ends when its input ends, or on close() (a signal): then our stdin is let go too, or it
+    // would keep the process running after the upstream side stopped.
+    const closed = Promise.race([handle.closed, stopped]).then(() => stopAll(async () => undefined));
+    const close = () => {
+      told();
+      process.stdin.destroy();
+      return closed;
+    };
+    return { mount, closed, close };
   }
   const http = await serveHttp(app, httpOptionsFromEnv({ ...deployment, port: c.port ?? deployment.port }));
   let done!: () => void;

@@ -17,6 +17,7 @@ interface BridgeProgram {
     upstreamVersion?: string;
     maxListItems?: number;
   }): Promise<{ url?: string; closed: Promise<void>; close(): Promise<void> }>;
+  terminateStdioServers(): void;
 }
 
 export async function runBridgeCommand(command: BridgeCommand, out: Output): Promise<number> {
@@ -43,7 +44,12 @@ export async function runBridgeCommand(command: BridgeCommand, out: Output): Pro
       ? `bridge listening on ${running.url} (2026-07-28 and 2025-11-25 clients) in front of ${upstream}`
       : `bridge serving on stdio in front of ${upstream}`,
   );
-  const stop = () => void running.close();
+  // Told to stop: the upstream process gets SIGTERM now, not after the polite close's 2 s wait on its
+  // stdin, which whoever signalled us may not give us (the official v2 client SIGKILLs after 1 s).
+  const stop = () => {
+    program.terminateStdioServers();
+    void running.close();
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await running.closed;

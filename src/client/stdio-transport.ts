@@ -10,6 +10,20 @@ import type { StdioTarget } from './targets';
 
 const MAX_FRAME = 64 * 1024 * 1024;
 
+/** Every server process this process started and that still runs. */
+const liveServers = new Set<ChildProcessWithoutNullStreams>();
+let exitHookInstalled = false;
+
+/**
+ * SIGTERM to every stdio server this process started, without waiting (signal-first teardown).
+ * For a process that was told to stop and may be killed outright soon after (the official v2
+ * client SIGKILLs a server 1 s after SIGTERM): the polite close (end stdin, wait 2 s) would
+ * outlive it and leave its servers orphaned.
+ */
+export function terminateStdioServers(): void {
+  for (const child of liveServers) child.kill('SIGTERM');
+}
+
 export class StdioTransport extends StreamTransport {
   readonly kind = 'stdio' as const;
   private readonly child: ChildProcessWithoutNullStreams;
@@ -32,6 +46,7 @@ export class StdioTransport extends StreamTransport {
       else if (target.stderr !== 'ignore') process.stderr.write(chunk);
     });
     this.child.stdin.on('error', () => undefined);
+    track(this.child);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', () => resolve());
       this.child.once('error', () => resolve());
@@ -85,4 +100,14 @@ export class StdioTransport extends StreamTransport {
       });
     });
   }
+}
+
+/** Kept until the child exits; a process that exits with servers still running takes them down. */
+function track(child: ChildProcessWithoutNullStreams): void {
+  if (child.pid === undefined) return; // it never started
+  liveServers.add(child);
+  child.once('exit', () => liveServers.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', terminateStdioServers);
 }
