@@ -2,7 +2,8 @@
  * The built CommonJS root index loads the client, the test kit, the OAuth resource layer, the built-in
  * guards, each transport and the fetch adapter on the first read of one of their names (a server on
  * HTTP never pays for the client, a stdio server never for HTTP), and every exported name still reads
- * as a value.
+ * as a value. The HTTP transport is a bundle of its own (dist/cjs/bundle-http.js): a stdio server never
+ * even parses it.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,7 +16,8 @@ test('require("onemodelcontext") defers the cold layers; every name still resolv
     throw new Error('dist/ is missing: run `npm run build` (npm test does).');
   const script = `
     require('reflect-metadata');
-    const loaded = (dir) => Object.keys(require.cache).some((f) => f.includes('/dist/cjs/' + dir + '/'));
+    const marks = { 'transports/http': '/dist/cjs/bundle-http.js' };
+    const loaded = (dir) => Object.keys(require.cache).some((f) => f.includes(marks[dir] ?? '/dist/cjs/' + dir + '/'));
     const cold = ['client', 'testing', 'auth', 'guards', 'transports/http'];
     const omc = require('onemodelcontext');
     const before = cold.filter(loaded);
@@ -48,13 +50,16 @@ test('the CommonJS build is one bundle: every entry and deep file shares one cop
     const web = require('onemodelcontext/web');
     const errors = require('./dist/cjs/errors/framework-error.js');
     const client = require('./dist/cjs/client/context-client.js'); // left out of the bundle: a plain file
+    const http = require('./dist/cjs/transports/http/http-options.js'); // in bundle-http.js
     console.log(JSON.stringify({
       deep: deep.McpApplication === root.McpApplication,
       web: web.McpApplication === root.McpApplication,
       errors: errors.FrameworkError === root.FrameworkError,
       client: client.ContextClient === root.ContextClient,
+      http: http.HttpOptions === root.HttpOptions && root.serveHttp === require('./dist/cjs/transports/http/index.js').serveHttp,
+      httpStub: require('node:fs').readFileSync('dist/cjs/transports/http/serve-http.js', 'utf8').includes('bundle-http.js'),
       stub: require('node:fs').readFileSync('dist/cjs/app/application.js', 'utf8').includes('bundle.js'),
     }));`;
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
-  expect(out).toEqual({ deep: true, web: true, errors: true, client: true, stub: true });
+  expect(out).toEqual({ deep: true, web: true, errors: true, client: true, http: true, httpStub: true, stub: true });
 });
