@@ -25,6 +25,20 @@ const RUN_AND_RECORD = 'return mod || (__evaluated.push(__getOwnPropNames(cb)[0]
 const COLD = /^(?:cli|client|testing|auth|bridge|guards|redis|adapters)\//;
 /** Bundles of their own, loaded on their first require; every other bundled file goes into BUNDLE. */
 const CHUNKS = [{ bundle: 'bundle-http.js', files: /^transports\/http\// }];
+/**
+ * class-transformer's index loads its whole transformer (~20 modules, ~40 M instructions at start-up);
+ * a server needs only `@Type` and an enum until an input is refused or options nest (plainToInstance).
+ * Our bundles' `require("class-transformer")` gets this instead: the same files the app's own import
+ * loads (one copy, one metadata storage), the index on the first read of anything else.
+ */
+const LAZY_CLASS_TRANSFORMER = `
+const eager = {
+  Type: require("class-transformer/cjs/decorators/type.decorator").Type,
+  TransformationType: require("class-transformer/cjs/enums").TransformationType,
+};
+let all;
+module.exports = new Proxy(eager, { get: (_, name) => (name in eager ? eager[name] : (all ??= require("class-transformer"))[name]) });
+`;
 /** How a require of a file in another bundle is marked in esbuild's output, then rewritten. */
 const OTHER_BUNDLE = 'omc-bundle:';
 
@@ -52,7 +66,7 @@ export async function bundleCjs(root) {
       logLevel: 'warning',
       write: false,
       outfile: join(root, bundle),
-      plugins: [leaveOut(root, (f) => bundleOf(f) !== bundle, bundleOf)],
+      plugins: [leaveOut(root, (f) => bundleOf(f) !== bundle, bundleOf), lazyClassTransformer()],
     });
     const text = result.outputFiles[0].text;
     if (text.split(RUN_MODULE).length !== 2) throw new Error(`esbuild's __commonJS wrapper changed shape: update ${import.meta.url}`);
@@ -86,6 +100,19 @@ function leaveOut(root, outside, bundleOf) {
         if (!file || !outside(file)) return undefined;
         return bundleOf(file) ? { path: `${OTHER_BUNDLE}${file}`, external: true } : { path: `./${target}`, external: true };
       });
+    },
+  };
+}
+
+function lazyClassTransformer() {
+  return {
+    name: 'lazy-class-transformer',
+    setup(build) {
+      build.onResolve({ filter: /^class-transformer(?:\/|$)/ }, (args) => {
+        if (args.namespace === 'lazy') return { path: args.path, external: true };
+        return args.path === 'class-transformer' ? { path: args.path, namespace: 'lazy' } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents: LAZY_CLASS_TRANSFORMER, loader: 'js' }));
     },
   };
 }
