@@ -3,8 +3,8 @@
  * guards, each transport and the fetch adapter on the first read of one of their names (a server on
  * HTTP never pays for the client, a stdio server never for HTTP), and every exported name still reads
  * as a value. class-transformer's index (its whole transformer) loads only when something past `@Type`
- * is read, and then it is the app's own copy. The HTTP transport is a bundle of its own (dist/cjs/bundle-http.js): a stdio server never
- * even parses it.
+ * is read, and then it is the app's own copy. The HTTP transport is a bundle of its own
+ * (dist/cjs/bundle-http.js): a stdio server never even parses it.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -31,7 +31,9 @@ test('require("onemodelcontext") defers the cold layers; every name still resolv
     const client = typeof omc.ContextClient;
     const undefinedNames = Object.keys(omc).filter((k) => k !== '__esModule' && omc[k] === undefined);
     const after = cold.filter(loaded);
-    console.log(JSON.stringify({ before, stdio, afterStdio, transformerAtStdio, server, afterServer, client, after, undefinedNames }));`;
+    console.log(JSON.stringify({
+      before, stdio, afterStdio, transformerAtStdio, server, afterServer, client, after, undefinedNames,
+    }));`;
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
   expect(out).toEqual({
     before: [],
@@ -73,8 +75,10 @@ test('the CommonJS build is one bundle: every entry and deep file shares one cop
       web: web.McpApplication === root.McpApplication,
       errors: errors.FrameworkError === root.FrameworkError,
       client: client.ContextClient === root.ContextClient,
-      http: http.HttpOptions === root.HttpOptions && root.serveHttp === require('./dist/cjs/transports/http/index.js').serveHttp,
-      httpStub: require('node:fs').readFileSync('dist/cjs/transports/http/serve-http.js', 'utf8').includes('bundle-http.js'),
+      http: http.HttpOptions === root.HttpOptions
+        && root.serveHttp === require('./dist/cjs/transports/http/index.js').serveHttp,
+      httpStub: require('node:fs').readFileSync('dist/cjs/transports/http/serve-http.js', 'utf8')
+        .includes('bundle-http.js'),
       stub: require('node:fs').readFileSync('dist/cjs/app/application.js', 'utf8').includes('bundle.js'),
     }));`;
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
