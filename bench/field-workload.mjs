@@ -9,10 +9,12 @@
 //   --launches N: cold launch, N timed starts per server (after --warm untimed ones), servers interleaved.
 //   --size: installed size (npm pack of ours, offline installs of every app into temp folders).
 //   --no-load: skip the workload (only --launches / --size).
+//   --base <dist/cjs copy>: with --launches, also ours from that build (an A/B of a change), label ours-base.
 import { parseArgs } from 'node:util';
 import { pinSelf } from './lib/procs.mjs';
 import { LEGACY, MODERN } from './lib/wire.mjs';
 import { coldLaunch, freePort, runField } from './lib/field.mjs';
+import { resolve } from 'node:path';
 import { preparePeers } from './lib/peers.mjs';
 import { installedSize } from './lib/installed-size.mjs';
 import { fieldTables } from './lib/field-report.mjs';
@@ -20,12 +22,14 @@ import { fieldTables } from './lib/field-report.mjs';
 const { values: a } = parseArgs({ options: {
   rounds: { type: 'string', default: '3' }, ramp: { type: 'string', default: '5' }, hold: { type: 'string', default: '10' },
   users: { type: 'string', default: '50' }, wire: { type: 'string', default: `${MODERN},${LEGACY}` }, peers: { type: 'string' },
-  launches: { type: 'string', default: '0' }, warm: { type: 'string', default: '10' }, size: { type: 'boolean', default: false },
+  base: { type: 'string' }, launches: { type: 'string', default: '0' }, warm: { type: 'string', default: '10' }, size: { type: 'boolean', default: false },
   'no-load': { type: 'boolean', default: false },
 } });
 pinSelf(1);
 const log = (l) => console.error(l);
 const peers = await preparePeers(a.peers, freePort);
+const oursPeer = peers.find((p) => p.label === 'ours');
+if (a.base && oursPeer) peers.splice(1, 0, { ...oursPeer, label: 'ours-base', env: { ...oursPeer.env, OMC_DIST: resolve(a.base) } });
 const results = {};
 if (!a['no-load']) {
   results.field = await runField(peers, { wires: a.wire.split(',').filter(Boolean), rounds: Number(a.rounds),

@@ -1,8 +1,10 @@
 // Start-up in instructions, not milliseconds (issue 38): valgrind's callgrind counts the instructions a
 // server executes from exec to its answer to `initialize` over stdio (stdin then closes), under
-// `node --jitless` so the count does not depend on when the JIT kicks in. Deterministic to a fraction of a
-// percent however busy the machine is; slow (~30 s to a few minutes per run). Prints the count per
-// server and size, and the instructions per added tool between the two sizes.
+// `node --jitless --predictable` so the count depends neither on when the JIT kicks in nor on how V8's
+// helper threads are scheduled (without --predictable, two runs of one build differed by up to 4 %).
+// Deterministic to a fraction of a percent however busy the machine is; slow (~30 s to a few minutes
+// per run). Prints the count per server and size, and the instructions per added tool between the two
+// sizes.
 //
 //   npm run build && node bench/startup-instructions.mjs [--sizes 50,500] [--base <dist/cjs copy>]
 import { execFileSync } from 'node:child_process';
@@ -27,7 +29,7 @@ try {
   for (const s of servers) {
     const counts = sizes.map((n) => {
       const out = join(dir, `${s.label}-${n}.out`);
-      const stdout = execFileSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, '--jitless', s.file], {
+      const stdout = execFileSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, '--jitless', '--predictable', s.file], {
         input: init, env: { ...process.env, ...s.env, NTOOLS: String(n) }, stdio: ['pipe', 'pipe', 'ignore'], maxBuffer: 1 << 26,
       }).toString();
       if (!stdout.includes('"protocolVersion"')) throw new Error(`${s.label} N=${n}: no initialize answer`);

@@ -6,8 +6,10 @@
 // required — the root, a subpath (`onemodelcontext/express`, `/redis`, `/web`), the CLI (left unbundled:
 // it is not on an app's start-up path, and it reaches the library through the stubs) or a test's deep
 // import. Packages stay external: the app shares class-validator, tsyringe and the others with us.
+// The HTTP transport is a second bundle (bundle-http.js), required on the first read of serveHttp: a
+// stdio server never parses it, and an HTTP server loads one file instead of ~50 (issue 34's cold launch).
 import { build } from 'esbuild';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 const BUNDLE = 'bundle.js';
@@ -16,54 +18,101 @@ const RUN_MODULE = 'return mod || (0, cb[__getOwnPropNames(cb)[0]])(';
 const RUN_AND_RECORD = 'return mod || (__evaluated.push(__getOwnPropNames(cb)[0]), cb[__getOwnPropNames(cb)[0]])(';
 
 /**
- * Left out of the bundle, as plain files: what a server does not load at start-up (the root index
+ * Left out of the bundles, as plain files: what a server does not load at start-up (the root index
  * loads these layers on first use, and the subpaths are separate entries). Parsing them on every start
  * would cost more than it saves; they reach the bundled modules through the stubs.
  */
-const COLD = /^(?:cli|client|testing|auth|bridge|guards|redis|adapters|transports\/http)\//;
+const COLD = /^(?:cli|client|testing|auth|bridge|guards|redis|adapters)\//;
+/** Bundles of their own, loaded on their first require; every other bundled file goes into BUNDLE. */
+const CHUNKS = [{ bundle: 'bundle-http.js', files: /^transports\/http\// }];
+/**
+ * class-transformer's index loads its whole transformer (~20 modules, ~40 M instructions at start-up);
+ * a server needs only `@Type` and an enum until an input is refused or options nest (plainToInstance).
+ * Our bundles' `require("class-transformer")` gets this instead: the same files the app's own import
+ * loads (one copy, one metadata storage), the index on the first read of anything else.
+ */
+const LAZY_CLASS_TRANSFORMER = `
+const eager = {
+  Type: require("class-transformer/cjs/decorators/type.decorator").Type,
+  TransformationType: require("class-transformer/cjs/enums").TransformationType,
+};
+let all;
+module.exports = new Proxy(eager, { get: (_, name) => (name in eager ? eager[name] : (all ??= require("class-transformer"))[name]) });
+`;
+/** How a require of a file in another bundle is marked in esbuild's output, then rewritten. */
+const OTHER_BUNDLE = 'omc-bundle:';
 
 export async function bundleCjs(root) {
   const all = [...walk(root)].map((f) => relative(root, f).split('\\').join('/'));
-  const files = all.filter((f) => !COLD.test(f));
-  const entry =
-    'const modules = {\n' +
-    files.map((f) => `  ${JSON.stringify(f)}: () => require(${JSON.stringify(`./${f}`)}),`).join('\n') +
-    '\n};\nmodule.exports = (file) => modules[file]();\n' +
-    '/** The bundled modules that have run so far (the lazy-entry test reads it). */\n' +
-    'module.exports.evaluated = () => __evaluated.slice();\n';
-  const result = await build({
-    stdin: { contents: entry, resolveDir: root, sourcefile: 'bundle-entry.js', loader: 'js' },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    legalComments: 'none',
-    logLevel: 'warning',
-    write: false,
-    outfile: join(root, BUNDLE),
-    plugins: [leaveOut(root)],
-  });
-  const text = result.outputFiles[0].text;
-  if (text.split(RUN_MODULE).length !== 2) throw new Error(`esbuild's __commonJS wrapper changed shape: update ${import.meta.url}`);
-  writeFileSync(join(root, BUNDLE), 'var __evaluated = [];\n' + text.replace(RUN_MODULE, RUN_AND_RECORD));
-  for (const f of files) {
-    const up = '../'.repeat(f.split('/').length - 1) || './';
-    writeFileSync(join(root, f), `"use strict";\nmodule.exports = require("${up}${BUNDLE}")(${JSON.stringify(f)});\n`);
+  const bundleOf = (f) => (COLD.test(f) ? undefined : CHUNKS.find((c) => c.files.test(f))?.bundle ?? BUNDLE);
+  const bundles = [BUNDLE, ...CHUNKS.map((c) => c.bundle)];
+  let count = 0;
+  for (const bundle of bundles) {
+    const files = all.filter((f) => bundleOf(f) === bundle);
+    const entry =
+      'const modules = {\n' +
+      files.map((f) => `  ${JSON.stringify(f)}: () => require(${JSON.stringify(`./${f}`)}),`).join('\n') +
+      '\n};\nmodule.exports = (file) => modules[file]();\n' +
+      '/** The modules of this bundle that have run so far (the lazy-entry test reads it). */\n' +
+      'module.exports.evaluated = () => __evaluated.slice();\n';
+    const result = await build({
+      stdin: { contents: entry, resolveDir: root, sourcefile: 'bundle-entry.js', loader: 'js' },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      packages: 'external',
+      legalComments: 'none',
+      logLevel: 'warning',
+      write: false,
+      outfile: join(root, bundle),
+      plugins: [leaveOut(root, (f) => bundleOf(f) !== bundle, bundleOf), lazyClassTransformer()],
+    });
+    const text = result.outputFiles[0].text;
+    if (text.split(RUN_MODULE).length !== 2) throw new Error(`esbuild's __commonJS wrapper changed shape: update ${import.meta.url}`);
+    const linked = text.replace(RUN_MODULE, RUN_AND_RECORD).replace(
+      new RegExp(`require\\("${OTHER_BUNDLE}([^"]+)"\\)`, 'g'),
+      (_, file) => `require("./${bundleOf(file)}")(${JSON.stringify(file)})`,
+    );
+    if (linked.includes(OTHER_BUNDLE)) throw new Error(`${bundle}: a require of another bundle was left unlinked`);
+    writeFileSync(join(root, bundle), 'var __evaluated = [];\n' + linked);
+    for (const f of files) {
+      const up = '../'.repeat(f.split('/').length - 1) || './';
+      writeFileSync(join(root, f), `"use strict";\nmodule.exports = require("${up}${bundle}")(${JSON.stringify(f)});\n`);
+    }
+    count += files.length;
   }
-  return files.length;
+  return count;
 }
 
-/** A relative require of a cold file stays a require, rewritten relative to the bundle (in `root`). */
-function leaveOut(root) {
+/**
+ * A relative require of a file outside this bundle stays a require: of the plain file (cold files,
+ * rewritten relative to the bundles, which sit in `root`) or of the other bundle (marked, then linked).
+ */
+function leaveOut(root, outside, bundleOf) {
   return {
-    name: 'leave-cold-files-out',
+    name: 'leave-other-files-out',
     setup(build) {
       build.onResolve({ filter: /^\./ }, (args) => {
         if (args.kind === 'entry-point' || !args.resolveDir) return undefined;
         const target = relative(root, resolve(args.resolveDir, args.path)).split('\\').join('/');
-        return COLD.test(`${target}/`) ? { path: `./${target}`, external: true } : undefined;
+        const file = [target, `${target}.js`, `${target}/index.js`].find((f) => f.endsWith('.js') && existsSync(join(root, f)));
+        if (!file || !outside(file)) return undefined;
+        return bundleOf(file) ? { path: `${OTHER_BUNDLE}${file}`, external: true } : { path: `./${target}`, external: true };
       });
+    },
+  };
+}
+
+function lazyClassTransformer() {
+  return {
+    name: 'lazy-class-transformer',
+    setup(build) {
+      build.onResolve({ filter: /^class-transformer(?:\/|$)/ }, (args) => {
+        if (args.namespace === 'lazy') return { path: args.path, external: true };
+        return args.path === 'class-transformer' ? { path: args.path, namespace: 'lazy' } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents: LAZY_CLASS_TRANSFORMER, loader: 'js' }));
     },
   };
 }
@@ -72,6 +121,6 @@ function* walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) yield* walk(path);
-    else if (name.endsWith('.js')) yield path;
+    else if (name.endsWith('.js') && !name.startsWith('bundle')) yield path;
   }
 }

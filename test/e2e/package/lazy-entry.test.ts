@@ -2,7 +2,9 @@
  * The built CommonJS root index loads the client, the test kit, the OAuth resource layer, the built-in
  * guards, each transport and the fetch adapter on the first read of one of their names (a server on
  * HTTP never pays for the client, a stdio server never for HTTP), and every exported name still reads
- * as a value.
+ * as a value. class-transformer's index (its whole transformer) loads only when something past `@Type`
+ * is read, and then it is the app's own copy. The HTTP transport is a bundle of its own
+ * (dist/cjs/bundle-http.js): a stdio server never even parses it.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,29 +17,48 @@ test('require("onemodelcontext") defers the cold layers; every name still resolv
     throw new Error('dist/ is missing: run `npm run build` (npm test does).');
   const script = `
     require('reflect-metadata');
-    const loaded = (dir) => Object.keys(require.cache).some((f) => f.includes('/dist/cjs/' + dir + '/'));
+    const marks = { 'transports/http': '/dist/cjs/bundle-http.js' };
+    const loaded = (dir) => Object.keys(require.cache).some((f) => f.includes(marks[dir] ?? '/dist/cjs/' + dir + '/'));
     const cold = ['client', 'testing', 'auth', 'guards', 'transports/http'];
     const omc = require('onemodelcontext');
     const before = cold.filter(loaded);
     const stdio = [omc.McpApplication, omc.Tool, omc.serveStdio].every((f) => typeof f === 'function');
     const afterStdio = cold.filter(loaded);
+    const transformer = () => Object.keys(require.cache).some((f) => f.endsWith('/class-transformer/cjs/index.js'));
+    const transformerAtStdio = transformer();
     const server = typeof omc.serveHttp === 'function';
     const afterServer = cold.filter(loaded);
     const client = typeof omc.ContextClient;
     const undefinedNames = Object.keys(omc).filter((k) => k !== '__esModule' && omc[k] === undefined);
     const after = cold.filter(loaded);
-    console.log(JSON.stringify({ before, stdio, afterStdio, server, afterServer, client, after, undefinedNames }));`;
+    console.log(JSON.stringify({
+      before, stdio, afterStdio, transformerAtStdio, server, afterServer, client, after, undefinedNames,
+    }));`;
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
   expect(out).toEqual({
     before: [],
     stdio: true,
     afterStdio: [],
+    transformerAtStdio: false,
     server: true,
     afterServer: ['transports/http'],
     client: 'function',
     after: ['client', 'testing', 'auth', 'guards', 'transports/http'],
     undefinedNames: [],
   });
+});
+
+test("a Field's nested type reaches the app's own class-transformer (one metadata storage)", () => {
+  const script = `
+    require('reflect-metadata');
+    const { Field } = require('onemodelcontext');
+    class Inner {}
+    class Outer {}
+    Field({ type: () => Inner })(Outer.prototype, 'inner');
+    const { plainToInstance } = require('class-transformer');
+    console.log(JSON.stringify({ nested: plainToInstance(Outer, { inner: {} }).inner instanceof Inner }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
+  expect(out).toEqual({ nested: true });
 });
 
 test('the CommonJS build is one bundle: every entry and deep file shares one copy of each class', () => {
@@ -48,13 +69,18 @@ test('the CommonJS build is one bundle: every entry and deep file shares one cop
     const web = require('onemodelcontext/web');
     const errors = require('./dist/cjs/errors/framework-error.js');
     const client = require('./dist/cjs/client/context-client.js'); // left out of the bundle: a plain file
+    const http = require('./dist/cjs/transports/http/http-options.js'); // in bundle-http.js
     console.log(JSON.stringify({
       deep: deep.McpApplication === root.McpApplication,
       web: web.McpApplication === root.McpApplication,
       errors: errors.FrameworkError === root.FrameworkError,
       client: client.ContextClient === root.ContextClient,
+      http: http.HttpOptions === root.HttpOptions
+        && root.serveHttp === require('./dist/cjs/transports/http/index.js').serveHttp,
+      httpStub: require('node:fs').readFileSync('dist/cjs/transports/http/serve-http.js', 'utf8')
+        .includes('bundle-http.js'),
       stub: require('node:fs').readFileSync('dist/cjs/app/application.js', 'utf8').includes('bundle.js'),
     }));`;
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
-  expect(out).toEqual({ deep: true, web: true, errors: true, client: true, stub: true });
+  expect(out).toEqual({ deep: true, web: true, errors: true, client: true, http: true, httpStub: true, stub: true });
 });
