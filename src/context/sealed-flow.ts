@@ -87,7 +87,8 @@ export function readFlow(payload: unknown): FlowState | undefined {
   for (const k of Object.keys(s)) if (typeof s[k] === 'string') flow.state[k] = s[k];
   for (const k of Object.keys(o)) {
     const v = o[k];
-    if (isRecord(v) && k.startsWith(ONCE_PREFIX)) flow.onces[k.slice(ONCE_PREFIX.length)] = 'v' in v ? { value: v.v } : {};
+    if (!isRecord(v) || !k.startsWith(ONCE_PREFIX)) continue;
+    flow.onces[k.slice(ONCE_PREFIX.length)] = 'v' in v ? { value: v.v } : {};
   }
   if (x !== undefined) for (const k of Object.keys(x)) if (Number.isSafeInteger(x[k])) flow.reasks[k] = x[k] as number;
   return flow;
