@@ -55,7 +55,7 @@ export async function endRound<T>(
       deps.replayLint,
       deps.logger,
       `${r.method} ${r.target}`,
-      replayProblems(port.trace, replay, lint.effects),
+      replayProblems(port.trace ?? [], replay, lint.effects),
     );
   }
   // A new flow is registered once it needs a next round (so a full store refuses it now).
