@@ -99,7 +99,7 @@ export function confirmAsk(message: string, options: AskOptions = {}): Ask<boole
     decode: decodeConfirmation,
     declined: declinedConfirmation,
     confirmation: true,
-    requestJson: CONFIRM_JSON_HEAD + JSON.stringify(message) + CONFIRM_JSON_TAIL,
+    requestJson: () => CONFIRM_JSON_HEAD + JSON.stringify(message) + CONFIRM_JSON_TAIL,
   };
 }
 

@@ -30,8 +30,11 @@ export interface Ask<T> {
   readonly declined?: (reason: string) => T;
   /** A yes/no confirmation (`ctx.confirm`): what the `argument` fallback may answer. */
   readonly confirmation?: boolean;
-  /** `JSON.stringify(request)`, when the builder has it cheaper (a confirmation: only its message is new). */
-  readonly requestJson?: string;
+  /**
+   * `JSON.stringify(request)`, when the builder has it cheaper (a confirmation: only its message is new).
+   * A function: a legacy ask waits with its request and never needs the text, so none is kept.
+   */
+  readonly requestJson?: () => string;
 }
 
 /** Short, stable digest of the rendered question: a changed question is asked again. */

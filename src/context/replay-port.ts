@@ -64,7 +64,7 @@ export class ReplayAskPort implements AskPort {
       return Promise.reject(ProtocolError.missingCapability(ask.requires, Object.keys(ask.requires).join(', ')));
     }
     const key = ask.key ?? this.nextKey(ask.kind);
-    const fingerprint = askFingerprint(ask.request, ask.requestJson);
+    const fingerprint = askFingerprint(ask.request, ask.requestJson?.());
     this.trace?.push({ kind: 'ask', key, fingerprint, question: ask.request });
     const journaled = hasKey(this.flow.answers, key) ? this.flow.answers[key]! : undefined;
     if (journaled && journaled.question === fingerprint) {

@@ -13,13 +13,13 @@ describe('confirmation fingerprint', () => {
 
   it.each(messages)('the text built around the message equals JSON.stringify of the request (%j)', (message) => {
     const ask = confirmAsk(message, { key: 'k' });
-    expect(ask.requestJson).toBe(JSON.stringify(ask.request));
-    expect(askFingerprint(ask.request, ask.requestJson)).toBe(askFingerprint(ask.request));
+    expect(ask.requestJson?.()).toBe(JSON.stringify(ask.request));
+    expect(askFingerprint(ask.request, ask.requestJson?.())).toBe(askFingerprint(ask.request));
   });
 
   it('a changed message changes the fingerprint', () => {
     const a = confirmAsk('Delete 1 file?');
     const b = confirmAsk('Delete 2 files?');
-    expect(askFingerprint(a.request, a.requestJson)).not.toBe(askFingerprint(b.request, b.requestJson));
+    expect(askFingerprint(a.request, a.requestJson?.())).not.toBe(askFingerprint(b.request, b.requestJson?.()));
   });
 });
