@@ -84,6 +84,10 @@ function decodeConfirmation(response: unknown): AskDecoding<boolean> {
 
 const declinedConfirmation = (): boolean => false;
 
+/** A confirmation's request as JSON text around its message (equal to JSON.stringify of the request). */
+const CONFIRM_JSON_HEAD = '{"method":"elicitation/create","params":{"mode":"form","message":';
+const CONFIRM_JSON_TAIL = `,"requestedSchema":${JSON.stringify(CONFIRM_SCHEMA)}}}`;
+
 export function confirmAsk(message: string, options: AskOptions = {}): Ask<boolean> {
   return {
     kind: 'elicitation',
@@ -95,6 +99,7 @@ export function confirmAsk(message: string, options: AskOptions = {}): Ask<boole
     decode: decodeConfirmation,
     declined: declinedConfirmation,
     confirmation: true,
+    requestJson: () => CONFIRM_JSON_HEAD + JSON.stringify(message) + CONFIRM_JSON_TAIL,
   };
 }
 

@@ -30,12 +30,16 @@ export interface Ask<T> {
   readonly declined?: (reason: string) => T;
   /** A yes/no confirmation (`ctx.confirm`): what the `argument` fallback may answer. */
   readonly confirmation?: boolean;
+  /**
+   * `JSON.stringify(request)`, when the builder has it cheaper (a confirmation: only its message is new).
+   * A function: a legacy ask waits with its request and never needs the text, so none is kept.
+   */
+  readonly requestJson?: () => string;
 }
 
 /** Short, stable digest of the rendered question: a changed question is asked again. */
 const oneShotHash = (crypto as { hash?: (alg: string, data: string, enc: 'base64url') => string }).hash;
-export function askFingerprint(request: InputRequest): string {
-  const text = JSON.stringify(request);
+export function askFingerprint(request: InputRequest, text: string = JSON.stringify(request)): string {
   return (
     oneShotHash ? oneShotHash('sha256', text, 'base64url') : createHash('sha256').update(text).digest('base64url')
   ).slice(0, 16);

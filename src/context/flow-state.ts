@@ -61,11 +61,11 @@ class LazyFlow implements FlowState {
   firstSpan?: string;
   askedAt?: number;
   approval?: string;
-  private answersMap?: Record<string, JournaledAnswer>;
-  private askedMap?: Record<string, string>;
-  private stateMap?: Record<string, string>;
-  private oncesMap?: Record<string, OnceRecord>;
-  private reasksMap?: Record<string, number>;
+  answersMap?: Record<string, JournaledAnswer>;
+  askedMap?: Record<string, string>;
+  stateMap?: Record<string, string>;
+  oncesMap?: Record<string, OnceRecord>;
+  reasksMap?: Record<string, number>;
 
   constructor(public id: string) {}
 
@@ -104,6 +104,27 @@ class LazyFlow implements FlowState {
   stateIfAny(): Record<string, string> | undefined {
     return this.stateMap;
   }
+}
+
+/** A flow's maps that exist (a LazyFlow's absent ones are undefined). */
+export interface MadeMaps {
+  readonly answersMap?: Record<string, JournaledAnswer>;
+  readonly askedMap?: Record<string, string>;
+  readonly stateMap?: Record<string, string>;
+  readonly oncesMap?: Record<string, OnceRecord>;
+  readonly reasksMap?: Record<string, number>;
+}
+
+/** The maps of `flow` that exist, without making the absent ones. */
+export function madeMaps(flow: FlowState): MadeMaps {
+  if (flow instanceof LazyFlow) return flow; // its absent maps stay unmade
+  return {
+    answersMap: flow.answers,
+    askedMap: flow.asked,
+    stateMap: flow.state,
+    oncesMap: flow.onces,
+    reasksMap: flow.reasks,
+  };
 }
 
 /** The flow's `ctx.state` values, or undefined when it has none (nothing is made for it). */

@@ -29,8 +29,11 @@ export class ReplayAskPort implements AskPort {
   readonly allowed = true;
   /** Asks of this attempt with no usable answer, in call order. */
   readonly pending: PendingAsk[] = [];
-  /** Every ask and `ctx.once` of this attempt, in call order (what the replay linter compares). */
-  readonly trace: ReplayStep[] = [];
+  /**
+   * Every ask and `ctx.once` of this attempt, in call order: what the replay linter compares, so kept
+   * only when it runs (`traced`).
+   */
+  readonly trace?: ReplayStep[];
   /** Per-kind counters for asks without a key; made on the first such ask. */
   private counters?: Map<string, number>;
   /**
@@ -50,7 +53,10 @@ export class ReplayAskPort implements AskPort {
     readonly input?: LowLevelInput,
     /** Telemetry: each answer taken from this round's responses (kind, key, outcome; never the answer). */
     private readonly observe?: AskObserver,
-  ) {}
+    traced = true,
+  ) {
+    if (traced) this.trace = [];
+  }
 
   ask<T>(ask: Ask<T>): Promise<T> {
     if (this.bound) return this.ended();
@@ -58,8 +64,8 @@ export class ReplayAskPort implements AskPort {
       return Promise.reject(ProtocolError.missingCapability(ask.requires, Object.keys(ask.requires).join(', ')));
     }
     const key = ask.key ?? this.nextKey(ask.kind);
-    const fingerprint = askFingerprint(ask.request);
-    this.trace.push({ kind: 'ask', key, fingerprint, question: ask.request });
+    const fingerprint = askFingerprint(ask.request, ask.requestJson?.());
+    this.trace?.push({ kind: 'ask', key, fingerprint, question: ask.request });
     const journaled = hasKey(this.flow.answers, key) ? this.flow.answers[key]! : undefined;
     if (journaled && journaled.question === fingerprint) {
       const decoded = ask.decode(journaled.answer);
@@ -98,7 +104,7 @@ export class ReplayAskPort implements AskPort {
    * handler would still be waiting for that answer.
    */
   async once<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
-    this.trace.push({ kind: 'once', key });
+    this.trace?.push({ kind: 'once', key });
     if (this.pending.length > 0) return this.ended();
     const recorded = await this.ledger.lookup(key);
     if (recorded) return recorded.value as T;
@@ -111,14 +117,14 @@ export class ReplayAskPort implements AskPort {
   pause(key?: string): Promise<void> {
     if (this.bound) return this.ended();
     const k = key ?? this.nextKey('pause');
-    this.trace.push({ kind: 'ask', key: k, fingerprint: ANY_QUESTION });
+    this.trace?.push({ kind: 'ask', key: k, fingerprint: ANY_QUESTION });
     if (hasKey(this.flow.answers, k)) return Promise.resolve();
     return this.suspend({ key: k, fingerprint: ANY_QUESTION });
   }
 
   /** The ask fallback takes over from here (an approval page answers or asks): marked for the linter. */
   steer(key: string): void {
-    this.trace.push({ kind: 'steered', key });
+    this.trace?.push({ kind: 'steered', key });
   }
 
   /** Keys of pauses are answered by the mere retry: record them as answered for the next round. */

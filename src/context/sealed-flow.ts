@@ -5,7 +5,7 @@
  * `t` the first round's span context (telemetry: trace id, span id, flags as 50 hex characters),
  * `w` when the round's questions went out (epoch ms, for the ask watchdog), `g` the approval-page flow it continues.
  */
-import { dict, emptyFlow, isRecord, type FlowState } from './flow-state';
+import { dict, emptyFlow, isRecord, madeMaps, type FlowState } from './flow-state';
 
 export interface SealedFlow {
   i: string;
@@ -23,26 +23,42 @@ export interface SealedFlow {
 
 const ONCE_PREFIX = 'once:';
 
+/** What an absent map seals as: nothing is made for it (JSON.stringify reads it as `{}`). */
+const NONE: Record<string, never> = Object.freeze(dict<never>());
+
 export function toSealedFlow(flow: FlowState): SealedFlow {
+  const maps = madeMaps(flow);
   const sealed: SealedFlow = {
     i: flow.id,
-    a: dict(),
-    p: flow.asked,
-    s: flow.state,
-    o: dict(),
-    x: flow.reasks,
+    a: NONE,
+    p: maps.askedMap ?? NONE,
+    s: maps.stateMap ?? NONE,
+    o: NONE,
+    x: maps.reasksMap ?? NONE,
     n: flow.round,
   };
-  for (const [k, v] of Object.entries(flow.answers)) sealed.a[k] = { f: v.question, r: v.answer };
+  const answers = maps.answersMap;
+  if (answers !== undefined) {
+    const a = (sealed.a = dict());
+    for (const k in answers) a[k] = { f: answers[k]!.question, r: answers[k]!.answer };
+  }
+  const onces = maps.oncesMap;
+  if (onces !== undefined) {
+    const o = (sealed.o = dict());
+    for (const k in onces) o[ONCE_PREFIX + k] = 'value' in onces[k]! ? { v: onces[k]!.value } : {};
+  }
   if (flow.handlerState !== undefined) sealed.u = flow.handlerState;
-  for (const [k, v] of Object.entries(flow.onces)) sealed.o[ONCE_PREFIX + k] = 'value' in v ? { v: v.value } : {};
   if (flow.firstSpan !== undefined) sealed.t = flow.firstSpan;
   if (flow.askedAt !== undefined) sealed.w = flow.askedAt;
   if (flow.approval !== undefined) sealed.g = flow.approval;
   return sealed;
 }
 
-/** Reads a decoded payload defensively: it passed the MAC, but only our own shape is accepted. */
+/**
+ * Reads a decoded payload defensively: it passed the MAC, but only our own shape is accepted.
+ * Keys are read with Object.keys (own keys only, one array per map, none for an empty one); an
+ * empty map leaves the flow's map unmade.
+ */
 export function readFlow(payload: unknown): FlowState | undefined {
   if (
     !isRecord(payload) ||
@@ -56,7 +72,9 @@ export function readFlow(payload: unknown): FlowState | undefined {
   }
   if (payload.x !== undefined && !isRecord(payload.x)) return undefined;
   const flow = emptyFlow(payload.i);
-  for (const [k, v] of Object.entries(payload.a)) {
+  const { a, p, s, o, x } = payload;
+  for (const k of Object.keys(a)) {
+    const v = a[k];
     if (isRecord(v) && typeof v.f === 'string') flow.answers[k] = { question: v.f, answer: v.r };
   }
   if (typeof payload.u === 'string') flow.handlerState = payload.u;
@@ -65,12 +83,13 @@ export function readFlow(payload: unknown): FlowState | undefined {
   if (typeof payload.g === 'string') flow.approval = payload.g;
   // The round that sealed it (a token without one counts as round 1).
   if (Number.isSafeInteger(payload.n) && (payload.n as number) > 0) flow.round = payload.n as number;
-  for (const [k, v] of Object.entries(payload.p)) if (typeof v === 'string') flow.asked[k] = v;
-  for (const [k, v] of Object.entries(payload.s)) if (typeof v === 'string') flow.state[k] = v;
-  for (const [k, v] of Object.entries(payload.o)) {
-    if (isRecord(v) && k.startsWith(ONCE_PREFIX))
-      flow.onces[k.slice(ONCE_PREFIX.length)] = 'v' in v ? { value: v.v } : {};
+  for (const k of Object.keys(p)) if (typeof p[k] === 'string') flow.asked[k] = p[k];
+  for (const k of Object.keys(s)) if (typeof s[k] === 'string') flow.state[k] = s[k];
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (!isRecord(v) || !k.startsWith(ONCE_PREFIX)) continue;
+    flow.onces[k.slice(ONCE_PREFIX.length)] = 'v' in v ? { value: v.v } : {};
   }
-  for (const [k, v] of Object.entries(payload.x ?? {})) if (Number.isSafeInteger(v)) flow.reasks[k] = v as number;
+  if (x !== undefined) for (const k of Object.keys(x)) if (Number.isSafeInteger(x[k])) flow.reasks[k] = x[k] as number;
   return flow;
 }

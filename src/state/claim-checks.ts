@@ -37,9 +37,17 @@ function checkPrincipal(minted: string | undefined, presented: string | undefine
   if (!constantTimeEqual(minted, presented)) throw new StateRefusal('principal');
 }
 
+/** Scratch for the comparison: the checks are synchronous, so it is never shared. */
+const SCRATCH_CHARS = 128;
+const left = Buffer.alloc(2 * SCRATCH_CHARS);
+const right = Buffer.alloc(2 * SCRATCH_CHARS);
+
+/** Digests and tags are short: compared in the scratch buffers, a longer string through copies. */
 function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
   // timingSafeEqual throws on a length mismatch; lengths of tags and digests are public.
-  return left.length === right.length && timingSafeEqual(left, right);
+  if (a.length !== b.length) return false;
+  if (a.length > SCRATCH_CHARS) return timingSafeEqual(Buffer.from(a, 'utf16le'), Buffer.from(b, 'utf16le'));
+  left.write(a, 0, 'utf16le');
+  right.write(b, 0, 'utf16le');
+  return timingSafeEqual(left.subarray(0, 2 * a.length), right.subarray(0, 2 * a.length));
 }

@@ -56,7 +56,7 @@ export function sealEnvelope(
     out.write(prefix, HMAC_BLOCK, 'latin1');
     key.kid.copy(out, HMAC_LEAD);
     writeClaims(claims, out, HMAC_LEAD + KID_BYTES);
-    key.mac.sign(out.subarray(0, signedEnd)).copy(out, signedEnd);
+    key.mac.signInto(out.subarray(0, signedEnd), out, signedEnd);
     return prefix + out.toString('base64url', HMAC_LEAD);
   }
   const { salt, aesKey } = tokenKeys.forSeal(key);
@@ -109,12 +109,15 @@ export function openEnvelope(token: string, mode: EnvelopeMode, ring: KeyRing, t
   return { key, claimsBytes: mode === 'hmac' ? verifyMac(prefix, key, padded) : decrypt(key, bytes, tokenKeys) };
 }
 
+/** The expected MAC of the token being opened: open is synchronous, so it is never shared. */
+const macScratch = Buffer.alloc(MAC_BYTES);
+
 /** `padded` is the token's bytes after HMAC_LEAD free bytes. */
 function verifyMac(prefix: string, key: DerivedStateKey, padded: Buffer): Buffer {
   const signedEnd = padded.length - MAC_BYTES;
   padded.write(prefix, HMAC_BLOCK, 'latin1');
-  const expected = key.mac.sign(padded.subarray(0, signedEnd));
-  if (!timingSafeEqual(expected, padded.subarray(signedEnd))) throw new StateRefusal('bad_mac');
+  key.mac.signInto(padded.subarray(0, signedEnd), macScratch, 0);
+  if (!timingSafeEqual(macScratch, padded.subarray(signedEnd))) throw new StateRefusal('bad_mac');
   return padded.subarray(HMAC_LEAD + KID_BYTES, signedEnd);
 }
 

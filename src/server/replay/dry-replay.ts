@@ -50,6 +50,6 @@ export class DryReplay {
     } catch {
       // The first run's outcome stands; only the questions are compared.
     }
-    return port.trace;
+    return port.trace ?? [];
   }
 }

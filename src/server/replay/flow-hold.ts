@@ -78,8 +78,16 @@ export class FlowHold implements OnceLedger {
     return (this.holderId ??= `${holderPrefix}.${(++holders).toString(36)}`);
   }
 
+  /**
+   * Holds a flow whose round has run, only while its next round is sealed (then released): no code
+   * runs in between, so no lease renewal is armed. A flow already held (a continuing round) stays as it is.
+   */
+  register(): Promise<{ result: unknown } | undefined> {
+    return this.claim(false);
+  }
+
   /** Holds the flow, waiting while another copy runs; returns the completion of a completed flow. */
-  async claim(): Promise<{ result: unknown } | undefined> {
+  async claim(renew = true): Promise<{ result: unknown } | undefined> {
     if (this._held) return undefined;
     const giveUpAt = Date.now() + this.deps.flowBusyWaitMs;
     for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
@@ -95,7 +103,7 @@ export class FlowHold implements OnceLedger {
         case 'claimed':
           this._held = true;
           this.onces = claim.onces;
-          this.scheduleRenewal();
+          if (renew) this.scheduleRenewal();
           if (claim.tookOver) {
             this.deps.logger.warn('flow taken over: the round holding it let its lease lapse (its instance died?)', {
               flowId: this.flowId,

@@ -59,6 +59,7 @@ function startRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, hold:
     deps.maxReasks,
     lowLevel,
     telemetry && ((kind, key, outcome) => telemetry.ask(kind, key, outcome)),
+    lint !== undefined, // the trace is the linter's
   );
   const state = new StateBag(initialState(flow));
   const info = new PortAttempt(flow.round, port);

@@ -36,7 +36,7 @@ export async function endRound<T>(
   if (!settled.ok && settled.error instanceof ProtocolError) throw settled.error;
   if (!settled.ok && settled.error instanceof InputRequired) {
     const requests = lowLevelRequests(settled.error, r.scope.clientCapabilities);
-    await hold.claim();
+    await hold.register();
     if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
     const result = sealLowLevel(deps.sealer, round, requests, settled.error.requestState, state);
     telemetry?.sealed((result.requestState as string).length);
@@ -55,11 +55,11 @@ export async function endRound<T>(
       deps.replayLint,
       deps.logger,
       `${r.method} ${r.target}`,
-      replayProblems(port.trace, replay, lint.effects),
+      replayProblems(port.trace ?? [], replay, lint.effects),
     );
   }
   // A new flow is registered once it needs a next round (so a full store refuses it now).
-  await hold.claim();
+  await hold.register();
   port.markPausesAnswered();
   if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
   const result = sealPending(deps.sealer, round, port.pending, state);
