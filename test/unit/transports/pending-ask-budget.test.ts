@@ -56,8 +56,10 @@ test('every way an ask ends gives its bytes back', async () => {
 });
 
 test('refusals name the budget, send nothing and take nothing; each session and principal is its own', async () => {
-  const { budget, sent, ask } = setup();
-  void ask('a'.repeat(900));
+  const { budget, out, sent, ask } = setup();
+  // Asks left waiting are ended below; until then their rejections are handled here (unhandled, a 60 s
+  // timeout rejecting later failed whichever suite ran next in the jest worker).
+  const waiting = [ask('a'.repeat(900))];
   await expect(ask('b'.repeat(200))).rejects.toMatchObject({
     code: 'OMC_ASK_LIMIT',
     message: expect.stringContaining('maxPendingAskBytesPerSession'),
@@ -70,12 +72,14 @@ test('refusals name the budget, send nothing and take nothing; each session and 
       timeoutMs: 60_000,
     });
   await expect(request('c'.repeat(700))).rejects.toThrow(/maxPendingAskBytesPerPrincipal/);
-  void request('c'.repeat(500));
+  waiting.push(request('c'.repeat(500)));
   const anonymous = new OutboundRequests('s', budget.session(undefined));
-  void anonymous.requester(() => undefined)('x', { message: 'd'.repeat(900) }, {
-    signal: new AbortController().signal,
-    timeoutMs: 60_000,
-  });
+  waiting.push(
+    anonymous.requester(() => undefined)('x', { message: 'd'.repeat(900) }, {
+      signal: new AbortController().signal,
+      timeoutMs: 60_000,
+    }),
+  );
   expect(budget.held(null)).toBeGreaterThan(900);
   const bob = new OutboundRequests('s', budget.session('bob'));
   await expect(
@@ -84,4 +88,7 @@ test('refusals name the budget, send nothing and take nothing; each session and 
       timeoutMs: 60_000,
     }),
   ).rejects.toThrow(/maxPendingAskBytes \(2500 bytes\)/);
+  for (const requests of [out, second, anonymous]) requests.rejectAll(new Error('test over'));
+  await Promise.allSettled(waiting);
+  expect(budget.held()).toBe(0);
 });
