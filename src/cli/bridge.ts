@@ -24,36 +24,49 @@ export async function runBridgeCommand(command: BridgeCommand, out: Output): Pro
   // Loaded by path on first use (the layer rule: the CLI imports nothing of ours).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const program = require(join(__dirname, '..', 'bridge', 'serve-bridge')) as BridgeProgram;
-  let running;
-  try {
-    running = await program.runBridge({
-      command: command.upstreamCommand,
-      url: command.url,
-      port: command.port,
-      stdio: command.stdio,
-      headers: command.headers,
-      upstreamVersion: command.upstreamVersion,
-      maxListItems: command.maxListItems,
-    });
-  } catch (e) {
-    throw new CliError(`the bridge could not start: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  const upstream = command.url ?? command.upstreamCommand;
-  out.info(
-    running.url
-      ? `bridge listening on ${running.url} (2026-07-28 and 2025-11-25 clients) in front of ${upstream}`
-      : `bridge serving on stdio in front of ${upstream}`,
-  );
+  // Signals are heard from the start: one that arrives while the upstream is still being mounted must
+  // take the upstream down too (by default it would kill only us, and orphan a stubborn upstream).
+  let running: Awaited<ReturnType<BridgeProgram['runBridge']>> | undefined;
+  let stopping = false;
   // Told to stop: the upstream process gets SIGTERM now, not after the polite close's 2 s wait on its
   // stdin, which whoever signalled us may not give us (the official v2 client SIGKILLs after 1 s).
   const stop = () => {
+    stopping = true;
     program.terminateStdioServers();
-    void running.close();
+    if (running) void running.close();
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  await running.closed;
-  process.off('SIGINT', stop);
-  process.off('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    try {
+      running = await program.runBridge({
+        command: command.upstreamCommand,
+        url: command.url,
+        port: command.port,
+        stdio: command.stdio,
+        headers: command.headers,
+        upstreamVersion: command.upstreamVersion,
+        maxListItems: command.maxListItems,
+      });
+    } catch (e) {
+      if (stopping) return 0;
+      throw new CliError(`the bridge could not start: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (stopping) {
+      program.terminateStdioServers(); // one started after the signal
+      await running.close();
+      return 0;
+    }
+    const upstream = command.url ?? command.upstreamCommand;
+    out.info(
+      running.url
+        ? `bridge listening on ${running.url} (2026-07-28 and 2025-11-25 clients) in front of ${upstream}`
+        : `bridge serving on stdio in front of ${upstream}`,
+    );
+    await running.closed;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
   return 0;
 }

@@ -35,25 +35,48 @@ function logOnce(file: string, done: (lines: string[]) => boolean): Promise<stri
   });
 }
 
-test('SIGTERM to the bridge reaches its stdio upstream before the end of its stdin', async () => {
+test('SIGTERM to the bridge reaches its stdio upstream, and the bridge exits', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'omc-bridge-signal-'));
   const file = join(dir, 'upstream.log');
   const bridge = spawn(process.execPath, [BIN, 'bridge', '--stdio', '--command', `"${process.execPath}" "${UPSTREAM}" "${file}"`], {
     stdio: ['pipe', 'ignore', 'ignore'],
   });
   const exited = new Promise((resolve) => bridge.once('exit', resolve));
+  let pid = 0;
   try {
+    // Whether the bridge is still mounting the upstream or already serving, the signal must reach it.
     const started = await logOnce(file, (l) => l.some((x) => x.startsWith('pid ')));
-    const pid = Number(started.find((x) => x.startsWith('pid '))!.slice(4));
+    pid = Number(started.find((x) => x.startsWith('pid '))!.slice(4));
     bridge.kill('SIGTERM');
-    const lines = await logOnce(file, (l) => l.includes('sigterm'));
-    // Before the fix: `eof`, then `sigterm` only 2 s later — after the v2 client's SIGKILL of the bridge.
-    expect(lines.filter((x) => x === 'eof' || x === 'sigterm')[0]).toBe('sigterm');
+    await logOnce(file, (l) => l.includes('sigterm'));
+    // Before the fix the bridge never exited on a signal in --stdio mode (it kept reading its stdin).
     await exited;
     expect(() => process.kill(pid, 0)).toThrow(); // the upstream is gone
   } finally {
     bridge.kill('SIGKILL');
     bridge.stdin.destroy();
+    try {
+      if (pid) process.kill(pid, 'SIGKILL'); // only if the test failed: never leave the upstream behind
+    } catch {
+      // already gone
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('terminateStdioServers sends SIGTERM to a running stdio server at once, without ending its stdin first', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'omc-bridge-signal-'));
+  const file = join(dir, 'upstream.log');
+  const { StdioTransport, terminateStdioServers } = await import('../../../src/client/stdio-transport');
+  const transport = new StdioTransport({ command: process.execPath, args: [UPSTREAM, file], stderr: 'ignore' });
+  try {
+    await logOnce(file, (l) => l.some((x) => x.startsWith('pid ')));
+    terminateStdioServers();
+    await transport.exited;
+    // Nothing ended its stdin: the signal alone stopped it (the polite close would log `eof` first).
+    expect(await logOnce(file, (l) => l.includes('sigterm'))).not.toContain('eof');
+  } finally {
+    await transport.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
