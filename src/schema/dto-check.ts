@@ -9,6 +9,7 @@ import { FrameworkError } from '../errors/framework-error';
 import { deepFrozenCopy } from './frozen-json';
 import { readInstanceFields } from './initialiser-defaults';
 import { describeDtoProperties, type PropertyFacts } from './property-facts';
+import { dtoShape, type DtoShape } from './dto-shape-key';
 
 /** What bootstrap needs to know of a checked DTO without its schema. */
 export interface DtoOutline {
@@ -21,15 +22,27 @@ export interface DtoOutline {
 const outlines = new WeakMap<Function, DtoOutline>();
 /** Facts read by a check and not yet taken by the builder. */
 const checkedFacts = new WeakMap<Function, readonly PropertyFacts[]>();
+/**
+ * The facts of each DTO shape that passed `describeChecked` (dto-shape-key.ts), shared by every DTO of
+ * that shape, and the outline of each facts array whose walk passed: a DTO of a known shape is checked
+ * by finding its shape.
+ */
+const factsByShape = new WeakMap<DtoShape, readonly PropertyFacts[]>();
+const outlinesByFacts = new WeakMap<readonly PropertyFacts[], DtoOutline>();
 
 /** Checks `dto` and every DTO it nests (once per class); throws the error its schema would, in the same order. */
 export function checkDto(dto: Function): DtoOutline {
   let outline = outlines.get(dto);
   if (outline) return outline;
   const root = factsOf(dto);
-  const walk = { seen: new Set<Function>([dto]), mayDeclareHeaders: false };
-  checkProperties(root, walk);
-  outline = Object.freeze({ names: new Set(root.map((p) => p.name)), mayDeclareHeaders: walk.mayDeclareHeaders });
+  // Same facts, same walk: it reads nothing but the facts (nested classes are in them, by identity).
+  outline = outlinesByFacts.get(root);
+  if (!outline) {
+    const walk = { seen: new Set<Function>([dto]), mayDeclareHeaders: false };
+    checkProperties(root, walk);
+    outline = Object.freeze({ names: new Set(root.map((p) => p.name)), mayDeclareHeaders: walk.mayDeclareHeaders });
+    outlinesByFacts.set(root, outline);
+  }
   outlines.set(dto, outline);
   return outline;
 }
@@ -67,8 +80,12 @@ function factsOf(dto: Function): readonly PropertyFacts[] {
 
 function describeChecked(dto: Function): readonly PropertyFacts[] {
   const fields = readInstanceFields(dto);
+  const shape = dtoShape(dto, fields);
+  const known = shape === undefined ? undefined : factsByShape.get(shape);
+  if (known) return known;
   const facts = describeDtoProperties(dto, fields);
   rejectUndescribedFields(dto, facts, fields.names);
+  if (shape !== undefined) factsByShape.set(shape, facts);
   return facts;
 }
 

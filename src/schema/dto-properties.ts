@@ -98,7 +98,7 @@ function ancestry(dto: Function): Function[] {
  * Whether class-transformer holds `@Type` metadata for a class of the chain: one look at its private
  * map per DTO instead of an ancestor walk per property. A storage of another shape: assume it does.
  */
-function mayHaveTypeMetadata(chain: readonly Function[]): boolean {
+export function mayHaveTypeMetadata(chain: readonly Function[]): boolean {
   const map = (defaultMetadataStorage as unknown as { _typeMetadatas?: unknown })._typeMetadatas;
   return !(map instanceof Map) || chain.some((c) => map.has(c));
 }

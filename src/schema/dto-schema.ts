@@ -21,6 +21,8 @@ const VALUE_KEYWORDS = [
 ] as const satisfies readonly (keyof ValueFacts)[];
 
 const schemaCache = new WeakMap<Function, JsonSchemaObject>();
+/** DTOs of one shape share their facts (dto-check.ts); a flat one's schema is read from them alone. */
+const schemaByFacts = new WeakMap<readonly PropertyFacts[], JsonSchemaObject>();
 const rawSchemaCache = new WeakMap<object, JsonSchemaObject>();
 
 /**
@@ -32,7 +34,14 @@ const rawSchemaCache = new WeakMap<object, JsonSchemaObject>();
 export function dtoToJsonSchema(dto: Function): JsonSchemaObject {
   const cached = schemaCache.get(dto);
   if (cached) return cached;
-  const schema = deepFrozenCopy(new DtoSchemaBuilder(dto).build());
+  const facts = describedFacts(dto);
+  // A nested class goes by its own name into $defs when it recurses: only a flat schema is the facts' alone.
+  const flat = facts.every((p) => p.value.dto === undefined);
+  let schema = flat ? schemaByFacts.get(facts) : undefined;
+  if (!schema) {
+    schema = deepFrozenCopy(new DtoSchemaBuilder(dto, facts).build());
+    if (flat) schemaByFacts.set(facts, schema);
+  }
   schemaCache.set(dto, schema);
   return schema;
 }
@@ -58,7 +67,10 @@ class DtoSchemaBuilder {
   private readonly defs = new Map<string, MutableSchema>();
   private readonly defNames = new Map<Function, string>();
 
-  constructor(private readonly root: Function) {}
+  constructor(
+    private readonly root: Function,
+    private readonly rootFacts: readonly PropertyFacts[],
+  ) {}
 
   build(): MutableSchema {
     const schema = this.objectSchema(this.root);
@@ -72,7 +84,8 @@ class DtoSchemaBuilder {
       return { $ref: this.refTo(dto) };
     }
     this.building.push(dto);
-    const facts = describedFacts(dto);
+    // The root is met here once (it recurses through a $ref, above), and its facts were taken already.
+    const facts = dto === this.root ? this.rootFacts : describedFacts(dto);
     const properties: MutableSchema = {};
     const required: string[] = [];
     for (const property of facts) {

@@ -17,7 +17,7 @@ export function dtoToElicitationSchema(dto: Function): ElicitationSchema {
   const properties: Record<string, ElicitationPrimitive> = {};
   const required: string[] = [];
   for (const property of describeDtoProperties(dto)) {
-    properties[property.name] = formField(property);
+    properties[property.name] = formField(dto, property);
     if (!property.optional && !property.defaultValue) required.push(property.name);
   }
   const form: ElicitationSchema = required.length
@@ -28,16 +28,18 @@ export function dtoToElicitationSchema(dto: Function): ElicitationSchema {
   return frozen;
 }
 
-function formField(property: PropertyFacts): ElicitationPrimitive {
+function formField(dto: Function, property: PropertyFacts): ElicitationPrimitive {
   const refuse = (why: string): never => {
-    throw new FrameworkError('OMC_FORM_UNSUPPORTED', `${property.dto.name}.${property.name}: ${why}`);
+    throw new FrameworkError('OMC_FORM_UNSUPPORTED', `${dto.name}.${property.name}: ${why}`);
   };
   if (property.field.schema)
     refuse('a raw @Field({ schema }) cannot be checked against the form subset; use decorators');
   const { value } = property;
   if (property.array) return multiSelect(property, value, refuse);
-  if (value.enumValues)
-    return annotated(property, { type: 'string', ...singleSelect(property, stringValues(value.enumValues, refuse)) });
+  if (value.enumValues) {
+    const options = singleSelect(property, stringValues(value.enumValues, refuse));
+    return annotated(property, { type: 'string', ...options }, refuse);
+  }
   switch (value.kind) {
     case 'string':
       if (value.pattern !== undefined)
@@ -45,7 +47,7 @@ function formField(property: PropertyFacts): ElicitationPrimitive {
       if (value.format !== undefined && !FORM_STRING_FORMATS.has(value.format)) {
         refuse(`format "${value.format}" is not allowed in a form (only email, uri, date, date-time)`);
       }
-      return annotated(property, { type: 'string', ...pick(value, ['minLength', 'maxLength', 'format']) });
+      return annotated(property, { type: 'string', ...pick(value, ['minLength', 'maxLength', 'format']) }, refuse);
     case 'number':
     case 'integer':
       if (
@@ -57,9 +59,9 @@ function formField(property: PropertyFacts): ElicitationPrimitive {
           'a form number takes only minimum/maximum: use @Min/@Max instead of @IsPositive/@IsNegative/@IsDivisibleBy',
         );
       }
-      return annotated(property, { type: value.kind, ...pick(value, ['minimum', 'maximum']) });
+      return annotated(property, { type: value.kind, ...pick(value, ['minimum', 'maximum']) }, refuse);
     case 'boolean':
-      return annotated(property, { type: 'boolean' });
+      return annotated(property, { type: 'boolean' }, refuse);
     default:
       return refuse(
         value.kind === 'dto' || value.kind === 'object'
@@ -80,7 +82,8 @@ function multiSelect(property: PropertyFacts, value: ValueFacts, refuse: (why: s
     titles && !property.field.legacyEnumNames
       ? { anyOf: values.map((v) => ({ const: v, title: titles[v] ?? v })) }
       : { type: 'string' as const, enum: values };
-  return annotated(property, { type: 'array', items, ...pick(property.array ?? {}, ['minItems', 'maxItems']) });
+  const sizes = pick(property.array ?? {}, ['minItems', 'maxItems']);
+  return annotated(property, { type: 'array', items, ...sizes }, refuse);
 }
 
 function singleSelect(property: PropertyFacts, values: string[]): object {
@@ -97,13 +100,14 @@ function stringValues(values: readonly unknown[], refuse: (why: string) => never
 }
 
 /** Same key order as the tool schemas: type, title, description, keywords, default. */
-function annotated(property: PropertyFacts, body: { type: string; [keyword: string]: unknown }): ElicitationPrimitive {
+function annotated(
+  property: PropertyFacts,
+  body: { type: string; [keyword: string]: unknown },
+  refuse: (why: string) => never,
+): ElicitationPrimitive {
   const { type, ...rest } = body;
   if (property.defaultValue && !defaultFits(property.defaultValue.value, type, property.value.enumValues)) {
-    throw new FrameworkError(
-      'OMC_FORM_UNSUPPORTED',
-      `${property.dto.name}.${property.name}: the default ${JSON.stringify(property.defaultValue.value)} is not a valid ${type} answer`,
-    );
+    refuse(`the default ${JSON.stringify(property.defaultValue.value)} is not a valid ${type} answer`);
   }
   const field: Record<string, unknown> = { type };
   if (property.field.title !== undefined) field.title = property.field.title;

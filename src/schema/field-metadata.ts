@@ -46,6 +46,11 @@ function withFields(): WeakSet<Function> {
   return (holder[MARKED] ??= new WeakSet());
 }
 
+/** Whether `@Field` wrote to `cls` itself. */
+export function hasOwnFieldOptions(cls: Function): boolean {
+  return withFields().has(cls);
+}
+
 /** Field options of a class and its ancestors; a subclass's options for a property replace its parent's. */
 export function getFieldOptions(cls: Function): FieldOptionsByProperty {
   const chain: Function[] = [];

@@ -20,7 +20,6 @@ export interface ArrayFacts {
 
 /** The decorators of one property, interpreted once, for every renderer (JSON Schema, elicitation form). */
 export interface PropertyFacts {
-  readonly dto: Function;
   readonly name: string;
   readonly optional: boolean;
   /** Present when the property is an array; `value` then describes each item. */
@@ -58,7 +57,7 @@ function describeProperty(property: DtoProperty, initialisers: ReadonlyMap<strin
   for (let i = 0; i < validations.length; i++) reading.readValidator(validations[i]!);
   const untypedByValidators = reading.untypedByValidators();
   const isArray = reading.settleType();
-  const { dto, name, field } = property;
+  const { name, field } = property;
   const defaultValue =
     'default' in field
       ? { value: field.default }
@@ -66,7 +65,6 @@ function describeProperty(property: DtoProperty, initialisers: ReadonlyMap<strin
         ? { value: initialisers.get(name) }
         : undefined;
   return {
-    dto,
     name,
     optional: reading.optional,
     array: isArray ? reading.array : undefined,

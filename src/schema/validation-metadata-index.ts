@@ -74,6 +74,17 @@ function ancestorsOf(target: Function): Function[] {
 }
 
 /**
+ * The rules registered on `target` itself, in registration order: all that `targetValidationMetadatas`
+ * reads for a class that extends none, unless something is registered on Object (then undefined, as for
+ * a storage of another shape).
+ */
+export function ownValidationMetadatas(target: Function): readonly ValidationMetadata[] | undefined {
+  const map = metadataMap(getMetadataStorage());
+  if (!map || map.has(Object)) return undefined;
+  return map.get(target) ?? [];
+}
+
+/**
  * class-validator's global storage with the indexed lookup installed (once, as an own property of the
  * instance, so `validate()` and `validateSync()` use it). A storage of another shape is left as it is.
  */

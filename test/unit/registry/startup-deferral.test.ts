@@ -11,8 +11,11 @@ import * as dtoCheck from '../../../src/schema/dto-check';
 import * as propertyFacts from '../../../src/schema/property-facts';
 import { makeApp, MemoryClient } from '../../helpers/apps';
 
-/** `n` tools, each with its own three-field DTO (ten per class). */
-function generatedProviders(n: number, prefix: string): Function[] {
+/**
+ * `n` tools, each with its own three-field DTO (ten per class): of one shape, or (`distinct`) each of its
+ * own (DTOs of one shape are checked once, test/unit/schema/dto-shape.test.ts).
+ */
+function generatedProviders(n: number, prefix: string, distinct = false): Function[] {
   const providers: Function[] = [];
   for (let i = 0; i < n; i++) {
     const name = `${prefix}_${i}`;
@@ -21,7 +24,7 @@ function generatedProviders(n: number, prefix: string): Function[] {
       for (const d of decorators) d(Args.prototype, key);
       Reflect.defineMetadata('design:type', type, Args.prototype, key);
     };
-    field('text', String, [IsString(), MaxLength(200)]);
+    field('text', String, [IsString(), MaxLength(distinct ? 1000 + i : 200)]);
     field('count', Number, [IsOptional(), IsInt(), Min(0)]);
     field('label', String, [IsOptional(), IsString()]);
     if (i % 10 === 0) providers.push(class {});
@@ -50,7 +53,7 @@ describe('start-up checks DTOs and defers their schemas', () => {
     const described = jest.spyOn(propertyFacts, 'describeDtoProperties');
     const built = jest.spyOn(dtoCheck, 'describedFacts'); // the schema builder's one call per DTO it builds
     const n = 300;
-    const app = makeApp(generatedProviders(n, 'lazy'), { pageSize: 100 });
+    const app = makeApp(generatedProviders(n, 'lazy', true), { pageSize: 100 });
     expect(described).toHaveBeenCalledTimes(n);
     expect(built).toHaveBeenCalledTimes(0);
 
@@ -72,6 +75,23 @@ describe('start-up checks DTOs and defers their schemas', () => {
     await listAll(client);
     expect(built).toHaveBeenCalledTimes(n);
     expect(described).toHaveBeenCalledTimes(n);
+    await client.close();
+  });
+
+  it('reads a shape once however many DTOs have it, and lists and calls each', async () => {
+    const described = jest.spyOn(propertyFacts, 'describeDtoProperties');
+    const n = 300;
+    const app = makeApp(generatedProviders(n, 'shaped'), { pageSize: 100 });
+    expect(described).toHaveBeenCalledTimes(1);
+    const client = await MemoryClient.connect(app, { era: 'modern' });
+    const tools = await listAll(client);
+    expect(tools.map((t) => t.name)).toEqual(Array.from({ length: n }, (_, i) => `shaped_${i}`));
+    for (const tool of tools) expect(Object.keys(tool.inputSchema.properties)).toEqual(['text', 'count', 'label']);
+    const called = await client.request('tools/call', { name: 'shaped_299', arguments: { text: 'hi' } });
+    expect(called.content).toEqual([{ type: 'text', text: 'shaped_299:hi' }]);
+    const refused = await client.request('tools/call', { name: 'shaped_5', arguments: { text: 'hi', count: -1 } });
+    expect(refused.isError).toBe(true);
+    expect(described).toHaveBeenCalledTimes(1);
     await client.close();
   });
 
