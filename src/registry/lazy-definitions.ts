@@ -12,98 +12,84 @@ import type { HandlerSource, InputValidation, PromptDefinition, ToolDefinition }
 
 type Validate = (args: unknown) => InputValidation;
 
-/** What a tool knows at start-up, and how to build the rest (each builder is called at most once). */
-export interface ToolParts {
+/** What a handler knows at start-up, and how to build its listing entry and validator (each at most once). */
+interface HandlerParts<Descriptor> {
   readonly name: string;
   readonly owner: string;
   readonly source: HandlerSource;
-  readonly outputSchema?: Readonly<JsonObject>;
-  readonly checkOutput?: (structured: unknown) => string | undefined;
-  readonly task?: TaskSupport;
   readonly forms: ReadonlySet<Function>;
   readonly asks?: DeclaredAsks;
-  readonly linkedApp?: string;
-  readonly descriptor: () => Readonly<Tool>;
-  readonly inputSchema: () => Readonly<JsonObject>;
+  readonly descriptor: () => Readonly<Descriptor>;
   readonly validate: () => Validate;
 }
 
-export class LazyToolDefinition implements ToolDefinition {
-  readonly kind = 'tool';
-  readonly name: string;
-  readonly owner: string;
-  readonly source: HandlerSource;
+export interface ToolParts extends HandlerParts<Tool> {
   readonly outputSchema?: Readonly<JsonObject>;
   readonly checkOutput?: (structured: unknown) => string | undefined;
   readonly task?: TaskSupport;
+  readonly linkedApp?: string;
+  readonly inputSchema: () => Readonly<JsonObject>;
+}
+
+export type PromptParts = HandlerParts<Prompt>;
+
+/** What tools and prompts share. Each kind freezes itself once its own fields are set. */
+abstract class LazyHandlerDefinition<Descriptor> {
+  readonly name: string;
+  readonly owner: string;
+  readonly source: HandlerSource;
   readonly forms: ReadonlySet<Function>;
   readonly asks?: DeclaredAsks;
-  readonly linkedApp?: string;
-  readonly #parts: ToolParts;
-  #descriptor?: Readonly<Tool>;
-  #inputSchema?: Readonly<JsonObject>;
+  readonly #parts: HandlerParts<Descriptor>;
+  #descriptor?: Readonly<Descriptor>;
   #validate?: Validate;
 
-  constructor(parts: ToolParts) {
+  constructor(parts: HandlerParts<Descriptor>) {
     this.name = parts.name;
     this.owner = parts.owner;
     this.source = parts.source;
+    this.forms = parts.forms;
+    this.asks = parts.asks;
+    this.#parts = parts;
+  }
+
+  get descriptor(): Readonly<Descriptor> {
+    return (this.#descriptor ??= this.#parts.descriptor());
+  }
+  get validate(): Validate {
+    return (this.#validate ??= this.#parts.validate());
+  }
+}
+
+export class LazyToolDefinition extends LazyHandlerDefinition<Tool> implements ToolDefinition {
+  readonly kind = 'tool';
+  readonly outputSchema?: Readonly<JsonObject>;
+  readonly checkOutput?: (structured: unknown) => string | undefined;
+  readonly task?: TaskSupport;
+  readonly linkedApp?: string;
+  readonly #buildInputSchema: () => Readonly<JsonObject>;
+  #inputSchema?: Readonly<JsonObject>;
+
+  constructor(parts: ToolParts) {
+    super(parts);
     this.outputSchema = parts.outputSchema;
     this.checkOutput = parts.checkOutput;
     this.task = parts.task;
-    this.forms = parts.forms;
-    this.asks = parts.asks;
     this.linkedApp = parts.linkedApp;
-    this.#parts = parts;
+    this.#buildInputSchema = parts.inputSchema;
     Object.freeze(this);
   }
 
-  get descriptor(): Readonly<Tool> {
-    return (this.#descriptor ??= this.#parts.descriptor());
-  }
   get inputSchema(): Readonly<JsonObject> {
-    return (this.#inputSchema ??= this.#parts.inputSchema());
-  }
-  get validate(): Validate {
-    return (this.#validate ??= this.#parts.validate());
+    return (this.#inputSchema ??= this.#buildInputSchema());
   }
 }
 
-export interface PromptParts {
-  readonly name: string;
-  readonly owner: string;
-  readonly source: HandlerSource;
-  readonly forms: ReadonlySet<Function>;
-  readonly asks?: DeclaredAsks;
-  readonly descriptor: () => Readonly<Prompt>;
-  readonly validate: () => Validate;
-}
-
-export class LazyPromptDefinition implements PromptDefinition {
+export class LazyPromptDefinition extends LazyHandlerDefinition<Prompt> implements PromptDefinition {
   readonly kind = 'prompt';
-  readonly name: string;
-  readonly owner: string;
-  readonly source: HandlerSource;
-  readonly forms: ReadonlySet<Function>;
-  readonly asks?: DeclaredAsks;
-  readonly #parts: PromptParts;
-  #descriptor?: Readonly<Prompt>;
-  #validate?: Validate;
 
   constructor(parts: PromptParts) {
-    this.name = parts.name;
-    this.owner = parts.owner;
-    this.source = parts.source;
-    this.forms = parts.forms;
-    this.asks = parts.asks;
-    this.#parts = parts;
+    super(parts);
     Object.freeze(this);
-  }
-
-  get descriptor(): Readonly<Prompt> {
-    return (this.#descriptor ??= this.#parts.descriptor());
-  }
-  get validate(): Validate {
-    return (this.#validate ??= this.#parts.validate());
   }
 }
