@@ -32,31 +32,100 @@ export function missingFor(core: ServerCore, def: ToolDefinition, caps: ClientCa
   return [...missing];
 }
 
+/**
+ * Per tool list (the registry replaces its arrays on every change): the positions of the tools that some
+ * client may be unable to use, those declaring asks with no fallback of their own but `none`. Most lists
+ * have none, and each page of them is then answered without a walk over every tool.
+ */
+const candidatesByList = new WeakMap<readonly object[], readonly number[]>();
+
+function candidatesOf(items: readonly object[]): readonly number[] {
+  let candidates = candidatesByList.get(items);
+  if (!candidates) {
+    const found: number[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const def = items[i] as ToolDefinition;
+      const fallback = def.asks?.fallback;
+      const mayNeed = def.kind === 'tool' && def.asks?.kinds.length;
+      if (mayNeed && (fallback === undefined || fallback === 'none')) found.push(i);
+    }
+    candidatesByList.set(items, (candidates = found));
+  }
+  return candidates;
+}
+
+interface Truthful<T> {
+  readonly items: readonly T[];
+  readonly changed: boolean;
+  /** Each hidden or annotated tool and the capabilities it misses, for the log. */
+  readonly unservable: readonly (readonly [string, string[]])[];
+  /** Client names logged for already (each page would walk `unservable` again). */
+  readonly logged: Set<string>;
+}
+
+/** Per tool list, the answers by mode, server fallback and the capabilities the asks need: each built once. */
+const answersByList = new WeakMap<readonly object[], Map<string, Truthful<unknown>>>();
+const MAX_ANSWERS = 64; // per list; a few in practice (one per capability set that clients send)
+
 /** The tools as this client should see them; `changed` when any was hidden or annotated. */
 export function truthfulTools<T extends { descriptor: Readonly<JsonObject> }>(
   core: ServerCore,
   items: readonly T[],
   scope: RequestScope,
-): { items: T[]; changed: boolean } {
+): { items: readonly T[]; changed: boolean } {
   const mode = core.options.asks.unservableTools;
-  const out: T[] = [];
-  let changed = false;
-  for (const item of items) {
+  const candidates = candidatesOf(items);
+  if (candidates.length === 0 || mode === 'show') return { items, changed: false };
+  const caps = scope.clientCapabilities;
+  const key = `${mode} ${core.options.asks.fallback} ${Object.values(NEEDS).map(([, has]) => (has(caps) ? 1 : 0)).join('')}`;
+  let answers = answersByList.get(items);
+  if (!answers) answersByList.set(items, (answers = new Map()));
+  let answer = answers.get(key) as Truthful<T> | undefined;
+  if (!answer) {
+    answer = truthfulAnswer(core, items, candidates, caps, mode);
+    if (answers.size >= MAX_ANSWERS) answers.clear();
+    answers.set(key, answer);
+  }
+  const client = scope.clientInfo?.name ?? 'unnamed client';
+  if (answer.unservable.length && !answer.logged.has(client)) {
+    if (answer.logged.size < MAX_LOGGED) answer.logged.add(client);
+    for (const [tool, missing] of answer.unservable) note(core, tool, client, missing, mode);
+  }
+  return answer;
+}
+
+function truthfulAnswer<T extends { descriptor: Readonly<JsonObject> }>(
+  core: ServerCore,
+  items: readonly T[],
+  candidates: readonly number[],
+  caps: ClientCapabilities,
+  mode: string,
+): Truthful<T> {
+  const unservable: [string, string[]][] = [];
+  const replaced = new Map<number, T | undefined>(); // position → annotated tool, or undefined when hidden
+  for (const i of candidates) {
+    const item = items[i]!;
     const def = item as unknown as ToolDefinition;
-    const missing = def.kind === 'tool' ? missingFor(core, def, scope.clientCapabilities) : [];
-    if (missing.length === 0 || mode === 'show') {
-      out.push(item);
+    const missing = missingFor(core, def, caps);
+    if (missing.length === 0) continue;
+    unservable.push([def.name, missing]);
+    if (mode === 'hide') {
+      replaced.set(i, undefined);
       continue;
     }
-    changed = true;
-    note(core, def.name, scope.clientInfo?.name ?? 'unnamed client', missing, mode);
-    if (mode === 'hide') continue;
     const meta = { ...(item.descriptor._meta as JsonObject | undefined) };
     meta[ASKS_META_KEY] = { ...(meta[ASKS_META_KEY] as JsonObject | undefined), unservable: missing };
     const description = `${(item.descriptor.description as string | undefined) ?? ''} (This client cannot use this tool: it needs the ${missing.join(', ')} capability.)`.trim();
-    out.push({ ...item, descriptor: { ...item.descriptor, description, _meta: meta } });
+    replaced.set(i, { ...item, descriptor: { ...item.descriptor, description, _meta: meta } });
   }
-  return { items: out, changed };
+  const logged = new Set<string>();
+  if (replaced.size === 0) return { items, changed: false, unservable, logged };
+  const out: T[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (!replaced.has(i)) out.push(items[i]!);
+    else if (replaced.get(i) !== undefined) out.push(replaced.get(i)!);
+  }
+  return { items: out, changed: true, unservable, logged };
 }
 
 function note(core: ServerCore, tool: string, client: string, missing: string[], mode: string): void {
