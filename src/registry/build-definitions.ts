@@ -240,8 +240,9 @@ export function explore(cls: Function) {
     if (kind) assertHandlerParams(owner(m), kind, paramTypes);
     return { kind: 'method', cls, method: m, paramTypes };
   };
+  const tools = MetadataStore.tools(cls);
   return {
-    tools: MetadataStore.tools(cls).map((e) =>
+    tools: tools.map((e) =>
       buildTool(e.options, e.options.name ?? e.method, owner(e.method), method(e.method, 'tool')),
     ),
     prompts: MetadataStore.prompts(cls).map((e) =>
@@ -252,7 +253,7 @@ export function explore(cls: Function) {
         buildResource(e.options, owner(e.method), method(e.method, 'resource')),
       ),
       // A tool's app is a resource its guards cover.
-      ...MetadataStore.tools(cls).flatMap((e) => {
+      ...tools.flatMap((e) => {
         const ui = e.options.ui;
         const app = ui && appResource(owner(e.method), e.options.name ?? e.method, e.options.description, ui);
         if (!app) return [];

@@ -61,7 +61,8 @@ export function dtoShape(dto: Function, fields: InstanceFields): DtoShape | unde
     const decorator = rule.name ?? (rule.constraintCls?.name || rule.type);
     at = step(step(step(step(step(at, name), rule.type), rule.name), decorator), !!rule.each);
     const noted = NOTED_TYPES.has(rule.type) || decorator === 'isDefined';
-    at = noted ? step(at, NOT_READ) : value(at, rule.constraints);
+    if (noted) at = step(at, NOT_READ);
+    else at = rule.constraints === undefined ? step(at, undefined) : items(at, rule.constraints);
   }
   for (let i = 0; i < properties.length; i++) {
     at = step(at, Reflect.getOwnMetadata('design:type', prototype, properties[i]!));
@@ -86,6 +87,16 @@ function step(at: DtoShape, key: unknown): DtoShape {
   return next;
 }
 
+/**
+ * The steps of an array's elements: a rule's constraints (an array class-validator made, read by index),
+ * or a plain array among them.
+ */
+function items(at: DtoShape, array: readonly unknown[]): DtoShape {
+  at = step(step(at, ARRAY), array.length);
+  for (let i = 0; i < array.length; i++) at = value(at, array[i]);
+  return at;
+}
+
 /** The steps of one value the check reads. */
 function value(at: DtoShape, v: unknown): DtoShape {
   if (typeof v === 'number') return step(at, Object.is(v, -0) ? MINUS_ZERO : v);
@@ -93,10 +104,7 @@ function value(at: DtoShape, v: unknown): DtoShape {
   // Only plain ones by content: the check reads no more of them than their elements (source and flags).
   const prototype = Object.getPrototypeOf(v) as unknown;
   if (prototype === Array.prototype && Reflect.ownKeys(v).length === (v as unknown[]).length + 1) {
-    const array = v as readonly unknown[];
-    at = step(step(at, ARRAY), array.length);
-    for (let i = 0; i < array.length; i++) at = value(at, array[i]);
-    return at;
+    return items(at, v as readonly unknown[]);
   }
   if (prototype === RegExp.prototype && Reflect.ownKeys(v).length === 1) {
     return step(step(step(at, REGEXP), (v as RegExp).source), (v as RegExp).flags);
