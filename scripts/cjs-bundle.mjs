@@ -112,7 +112,7 @@ export async function bundleCjs(root) {
       (_, file) => `require("./${bundleOf(file)}")(${JSON.stringify(file)})`,
     );
     if (linked.includes(OTHER_BUNDLE)) throw new Error(`${bundle}: a require of another bundle was left unlinked`);
-    writeFileSync(join(root, bundle), 'var __evaluated = [];\n' + linked);
+    writeFileSync(join(root, bundle), asciiOnly('var __evaluated = [];\n' + linked));
     for (const f of files) {
       const up = '../'.repeat(f.split('/').length - 1) || './';
       writeFileSync(join(root, f), `"use strict";\nmodule.exports = require("${up}${bundle}")(${JSON.stringify(f)});\n`);
@@ -120,6 +120,15 @@ export async function bundleCjs(root) {
     count += files.length;
   }
   return count;
+}
+
+/**
+ * esbuild escapes non-ASCII characters in code but keeps comments as written, and one "—" in a
+ * comment makes V8 hold and scan the whole source as two-byte text (~13 M instructions more to load
+ * bundle.js). A \\uXXXX escape means the same character in a string, template, regex or identifier.
+ */
+export function asciiOnly(text) {
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
