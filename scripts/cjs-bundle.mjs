@@ -49,7 +49,11 @@ const LAZY_PACKAGES = {
   },
   'node:crypto': {},
   '@cfworker/json-schema': {},
-  tsyringe: { container: 'require("tsyringe/dist/cjs/dependency-container").instance' },
+  // Through the index if a later tsyringe closes its files to deep requires (an `exports` map).
+  tsyringe: {
+    container:
+      '(() => { try { return require("tsyringe/dist/cjs/dependency-container").instance; } catch { return require("tsyringe").container; } })()',
+  },
 };
 
 /** The module our bundles get for `require(name)`: getters that load the package (or `direct`'s file) on first read. */
