@@ -10,7 +10,10 @@
 // stdio server never parses it, and an HTTP server loads one file instead of ~50 (issue 34's cold launch).
 import { build } from 'esbuild';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
+
+const require = createRequire(import.meta.url);
 
 const BUNDLE = 'bundle.js';
 /** The call in esbuild's lazy module wrapper (0.28) that runs a module; the bundle also records it. */
@@ -26,19 +29,57 @@ const COLD = /^(?:cli|client|testing|auth|bridge|guards|redis|adapters)\//;
 /** Bundles of their own, loaded on their first require; every other bundled file goes into BUNDLE. */
 const CHUNKS = [{ bundle: 'bundle-http.js', files: /^transports\/http\// }];
 /**
- * class-transformer's index loads its whole transformer (~20 modules, ~40 M instructions at start-up);
- * a server needs only `@Type` and an enum until an input is refused or options nest (plainToInstance).
- * Our bundles' `require("class-transformer")` gets this instead: the same files the app's own import
- * loads (one copy, one metadata storage), the index on the first read of anything else.
+ * Packages our bundles' `require` gets on demand, in place of loading them with the module that
+ * names them (issue 38: a stdio server's start-up). Each becomes an object of getters, one per name
+ * the package exports (read here, at build time), that loads the package on the first read of any
+ * of them; the app's own `require` of the package is the same copy.
+ * - class-transformer: its index loads the whole transformer (~20 modules, ~40 M instructions); a
+ *   server needs `@Type` and an enum until an input is refused or options nest (plainToInstance), so
+ *   those two come from the files the app's own import loads (one metadata storage).
+ * - node:crypto (~50 M instructions): required by ~30 modules for hashes, HMACs and random ids, none
+ *   of which run before a stdio server's first answer.
+ * - @cfworker/json-schema (~15 M): used only when code generation is refused.
+ * - tsyringe (~50 M with its decorators, factories and tslib): bootstrap needs only its container,
+ *   which comes from tsyringe's own dependency-container file (the same instance its index exports).
  */
-const LAZY_CLASS_TRANSFORMER = `
-const eager = {
-  Type: require("class-transformer/cjs/decorators/type.decorator").Type,
-  TransformationType: require("class-transformer/cjs/enums").TransformationType,
+const LAZY_PACKAGES = {
+  'class-transformer': {
+    Type: 'require("class-transformer/cjs/decorators/type.decorator").Type',
+    TransformationType: 'require("class-transformer/cjs/enums").TransformationType',
+  },
+  'node:crypto': {},
+  '@cfworker/json-schema': {},
+  // Through the index if a later tsyringe closes its files to deep requires (an `exports` map).
+  tsyringe: {
+    container:
+      '(() => { try { return require("tsyringe/dist/cjs/dependency-container").instance; } catch { return require("tsyringe").container; } })()',
+  },
 };
+
+/** The module our bundles get for `require(name)`: getters that load the package (or `direct`'s file) on first read. */
+function lazyPackageSource(name, direct) {
+  const names = Object.keys(buildTimeRequire(name)).filter((n) => n !== 'default' && !(n in direct));
+  const own = Object.entries(direct).map(([n, expr]) => `  ${JSON.stringify(n)}: () => ${expr},`).join('\n');
+  return `
 let all;
-module.exports = new Proxy(eager, { get: (_, name) => (name in eager ? eager[name] : (all ??= require("class-transformer"))[name]) });
+const loaders = {
+${own}
+};
+for (const name of ${JSON.stringify(names)}) loaders[name] = () => (all ??= require(${JSON.stringify(name)}))[name];
+const lazy = {};
+for (const [name, load] of Object.entries(loaders)) {
+  let value, loaded = false;
+  Object.defineProperty(lazy, name, { enumerable: true, get: () => (loaded ? value : ((loaded = true), (value = load()))) });
+}
+module.exports = lazy;
 `;
+}
+
+/** Requires a package as an app would (tsyringe refuses to load without the Reflect metadata API). */
+function buildTimeRequire(name) {
+  require('reflect-metadata');
+  return require(name);
+}
 /** How a require of a file in another bundle is marked in esbuild's output, then rewritten. */
 const OTHER_BUNDLE = 'omc-bundle:';
 
@@ -66,7 +107,7 @@ export async function bundleCjs(root) {
       logLevel: 'warning',
       write: false,
       outfile: join(root, bundle),
-      plugins: [leaveOut(root, (f) => bundleOf(f) !== bundle, bundleOf), lazyClassTransformer()],
+      plugins: [leaveOut(root, (f) => bundleOf(f) !== bundle, bundleOf), lazyPackages()],
     });
     const text = result.outputFiles[0].text;
     if (text.split(RUN_MODULE).length !== 2) throw new Error(`esbuild's __commonJS wrapper changed shape: update ${import.meta.url}`);
@@ -75,7 +116,7 @@ export async function bundleCjs(root) {
       (_, file) => `require("./${bundleOf(file)}")(${JSON.stringify(file)})`,
     );
     if (linked.includes(OTHER_BUNDLE)) throw new Error(`${bundle}: a require of another bundle was left unlinked`);
-    writeFileSync(join(root, bundle), 'var __evaluated = [];\n' + linked);
+    writeFileSync(join(root, bundle), asciiOnly('var __evaluated = [];\n' + linked));
     for (const f of files) {
       const up = '../'.repeat(f.split('/').length - 1) || './';
       writeFileSync(join(root, f), `"use strict";\nmodule.exports = require("${up}${bundle}")(${JSON.stringify(f)});\n`);
@@ -83,6 +124,15 @@ export async function bundleCjs(root) {
     count += files.length;
   }
   return count;
+}
+
+/**
+ * esbuild escapes non-ASCII characters in code but keeps comments as written, and one "—" in a
+ * comment makes V8 hold and scan the whole source as two-byte text (~13 M instructions more to load
+ * bundle.js). A \\uXXXX escape means the same character in a string, template, regex or identifier.
+ */
+export function asciiOnly(text) {
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -104,15 +154,18 @@ function leaveOut(root, outside, bundleOf) {
   };
 }
 
-function lazyClassTransformer() {
+function lazyPackages() {
   return {
-    name: 'lazy-class-transformer',
+    name: 'lazy-packages',
     setup(build) {
-      build.onResolve({ filter: /^class-transformer(?:\/|$)/ }, (args) => {
-        if (args.namespace === 'lazy') return { path: args.path, external: true };
-        return args.path === 'class-transformer' ? { path: args.path, namespace: 'lazy' } : undefined;
-      });
-      build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents: LAZY_CLASS_TRANSFORMER, loader: 'js' }));
+      const exact = Object.keys(LAZY_PACKAGES).map((n) => n.replace(/[/.@-]/g, '\\$&')).join('|');
+      // The lazy module's own requires (of the package, or of one of its files) stay plain requires.
+      build.onResolve({ filter: /.*/, namespace: 'lazy' }, (args) => ({ path: args.path, external: true }));
+      build.onResolve({ filter: new RegExp(`^(?:${exact})$`) }, (args) => ({ path: args.path, namespace: 'lazy' }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
+        contents: lazyPackageSource(args.path, LAZY_PACKAGES[args.path]),
+        loader: 'js',
+      }));
     },
   };
 }

@@ -6,8 +6,9 @@
 // imports, so `onemodelcontext/web`'s graph still holds only what its modules import (and
 // reflect-metadata, which every output file imports first).
 import { build } from 'esbuild';
-import { readdirSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { asciiOnly } from './cjs-bundle.mjs';
 
 export async function bundleEsm(dir, entries) {
   const out = `${dir}-bundled`;
@@ -29,6 +30,10 @@ export async function bundleEsm(dir, entries) {
     legalComments: 'none',
     logLevel: 'warning',
   });
+  for (const entry of readdirSync(out, { recursive: true })) {
+    const file = join(out, entry);
+    if (file.endsWith('.js')) writeFileSync(file, asciiOnly(readFileSync(file, 'utf8')));
+  }
   // The per-module files give way to the bundled entries and chunks (package.json stays: "type": "module").
   for (const name of readdirSync(dir)) if (name !== 'package.json') rmSync(join(dir, name), { recursive: true });
   for (const name of readdirSync(out)) renameSync(join(out, name), join(dir, name));

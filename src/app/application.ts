@@ -78,9 +78,11 @@ export class McpApplication {
 
   private constructor(input: ApplicationOptions) {
     assertReflectMetadata();
+    // The bundle loads tsyringe on first use: read its container before the copies are counted.
+    const root = rootContainer;
     assertSingleLibraryCopies();
     const options = validateOptions(ApplicationOptions, input, { label: 'ApplicationOptions' });
-    this.container = (options.container ?? rootContainer).createChildContainer();
+    this.container = (options.container ?? root).createChildContainer();
     this.modules = options.modules ?? [];
     const { server, requestState } = registerModules(this.container, this.modules);
     this.options = server;

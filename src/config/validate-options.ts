@@ -5,7 +5,7 @@
  * is reported as `field: what is wrong`, all of them in one FrameworkError('OMC_INVALID_OPTIONS').
  */
 import { plainToInstance } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
+import { IS_OPTIONAL, ValidationTypes, validateSync, type ValidationError } from 'class-validator';
 import { FrameworkError } from '../errors/framework-error';
 import { indexedMetadataStorage, targetValidationMetadatas } from '../schema/validation-metadata-index';
 import { closestName } from './did-you-mean';
@@ -28,6 +28,7 @@ export interface OptionsSpec<T> {
 type OptionsClass = new () => object;
 
 const knownKeysCache = new WeakMap<OptionsClass, readonly string[]>();
+const requiredKeysCache = new WeakMap<OptionsClass, readonly string[] | 'always-validate-all'>();
 const validated = new WeakMap<object, OptionsClass>();
 
 /**
@@ -96,6 +97,72 @@ function flatten(errors: ValidationError[], path = ''): OptionProblem[] {
 }
 
 /**
+ * The options a class needs given: those with rules, no default and no `@IsOptional()` (a server's
+ * `name`). Their absence fails validation, so only the full check can word it. A rule that depends on a
+ * condition other than `@IsOptional()` (`@ValidateIf`) may read any field: then every check is full.
+ */
+function requiredKeys(cls: OptionsClass): readonly string[] | 'always-validate-all' {
+  let required = requiredKeysCache.get(cls);
+  if (!required) {
+    const defaults = new cls() as Record<string, unknown>;
+    const metadatas = targetValidationMetadatas(indexedMetadataStorage(), cls, '', true, false);
+    const conditional = metadatas.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
+    const optional = new Set(conditional.map((m) => m.propertyName));
+    required = conditional.some((m) => m.name !== IS_OPTIONAL)
+      ? 'always-validate-all'
+      : Object.freeze(
+          [...new Set(metadatas.map((m) => m.propertyName))].filter(
+            (k) => defaults[k] === undefined && !optional.has(k),
+          ),
+        );
+    requiredKeysCache.set(cls, required);
+  }
+  return required;
+}
+
+/** Whether the given values can be checked alone (see ruleProblems); nested options are checked whole. */
+function checkableAlone(
+  cls: OptionsClass,
+  values: Record<string, unknown>,
+  given: readonly string[],
+  nested: OptionsSpec<object>['nested'] = {},
+): boolean {
+  const required = requiredKeys(cls);
+  if (required === 'always-validate-all' || required.some((k) => !given.includes(k))) return false;
+  return given.every((key) => {
+    const value = values[key];
+    if (value === null) return false;
+    const nestedCls = nested[key];
+    if (!nestedCls || !isPlainObject(value)) return true;
+    const own = Object.keys(value).filter((k) => value[k] !== undefined && value[k] !== null);
+    return own.length === Object.keys(value).length && checkableAlone(nestedCls, value, own);
+  });
+}
+
+/**
+ * The single-field rules of the options given. Those left out keep their class default, and every
+ * default passes its own rules (test/unit/config/option-defaults.test.ts checks each options class), so
+ * only the given ones are checked: `skipMissingProperties` over an object holding just them. Decorator
+ * rules read one field (rules over several fields are `checks`, run on the whole options). A required
+ * option left out, or a null or undefined one (which `skipMissingProperties` would skip), takes the
+ * full check.
+ */
+function ruleProblems<T extends object>(
+  cls: OptionsClass,
+  instance: Record<string, unknown>,
+  given: readonly string[],
+  spec: OptionsSpec<T>,
+): OptionProblem[] {
+  if (!checkableAlone(cls, instance, given, spec.nested)) {
+    return flatten(validateSync(instance, { forbidUnknownValues: true }));
+  }
+  if (given.length === 0) return [];
+  const only = Object.create(cls.prototype) as Record<string, unknown>;
+  for (const key of given) only[key] = instance[key];
+  return flatten(validateSync(only, { forbidUnknownValues: true, skipMissingProperties: true }));
+}
+
+/**
  * Copies the given options over the class defaults (functions, keys and buffers kept as they are),
  * turns the nested plain objects into their option classes, validates, freezes. `checks` must
  * tolerate values that failed their own rules (they run in the same pass).
@@ -107,11 +174,13 @@ export function validateOptions<T extends object>(cls: new () => T, input: unkno
   const nested = spec.nested ?? {};
   const problems = unknownKeys(input, cls, '');
   const instance = new cls() as Record<string, unknown>;
+  const given: string[] = [];
   for (const [key, value] of Object.entries(input)) {
     if (value === undefined || !knownOptionKeys(cls).includes(key)) continue;
     const nestedCls = nested[key];
     if (!nestedCls) {
       instance[key] = value;
+      given.push(key);
     } else if (!isPlainObject(value)) {
       problems.push({
         field: key,
@@ -120,9 +189,10 @@ export function validateOptions<T extends object>(cls: new () => T, input: unkno
     } else {
       problems.push(...unknownKeys(value, nestedCls, `${key}.`));
       instance[key] = plainToInstance(nestedCls, value);
+      given.push(key);
     }
   }
-  problems.push(...flatten(validateSync(instance, { forbidUnknownValues: true })));
+  problems.push(...ruleProblems(cls, instance, given, spec));
   // Cross-field checks run even after single-field problems, so one error names everything to fix.
   if (spec.checks) problems.push(...spec.checks(instance as T));
   if (problems.length) throw optionsError(spec.label, problems);

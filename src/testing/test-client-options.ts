@@ -29,7 +29,7 @@ export interface TestClientOptions extends Omit<
 }
 
 /** The kit's own options, one definition each with its default; the client's are inherited. */
-class TestClientSettings extends ContextClientOptions {
+export class TestClientSettings extends ContextClientOptions {
   @IsIn(TEST_ERAS as TestEra[]) era: TestEra = MODERN_VERSION;
   @IsOptional() @IsObject() answers?: ScriptedAnswers;
   @IsArray() @IsIn(ASK_KINDS as AskKind[], { each: true }) declare: AskKind[] = [...ASK_KINDS];

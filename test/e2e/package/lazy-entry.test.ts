@@ -48,6 +48,22 @@ test('require("onemodelcontext") defers the cold layers; every name still resolv
   });
 });
 
+test('packages a stdio start-up does not use load on first use; tsyringe\'s container is the one its index exports', () => {
+  const script = `
+    require('reflect-metadata');
+    const loaded = (end) => Object.keys(require.cache).some((f) => f.includes(end));
+    const probes = { tsyringeIndex: '/tsyringe/dist/cjs/index.js', interpreter: '/@cfworker/json-schema/' };
+    const omc = require('onemodelcontext');
+    const atImport = Object.keys(probes).filter((k) => loaded(probes[k]));
+    omc.McpApplication.create({ name: 'lazy', version: '1.0.0', providers: [] });
+    const atCreate = Object.keys(probes).filter((k) => loaded(probes[k]));
+    const sameContainer = omc.container === require('tsyringe').container;
+    const injectable = typeof omc.injectable;
+    console.log(JSON.stringify({ atImport, atCreate, sameContainer, injectable }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
+  expect(out).toEqual({ atImport: [], atCreate: [], sameContainer: true, injectable: 'function' });
+});
+
 test("a Field's nested type reaches the app's own class-transformer (one metadata storage)", () => {
   const script = `
     require('reflect-metadata');
