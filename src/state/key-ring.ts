@@ -1,7 +1,7 @@
 /**
  * The ring of requestState keys: the first key mints, every key verifies. Each configured key
  * is expanded with HKDF-SHA256 into one sub-key per purpose, so no key ever serves two
- * algorithms, and the raw key is not kept.
+ * algorithms, and the raw key is not kept once its sub-keys exist (from the first seal or open).
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
@@ -39,23 +39,44 @@ function deriveStateKey(key: Buffer): DerivedStateKey {
 }
 
 export class KeyRing {
-  /** Hex of 8 bytes of HKDF(minting key, 'fingerprint'): compare it across instances, it reveals nothing. */
-  readonly fingerprint: string;
+  /** The configured keys until the first seal, open or fingerprint derives them; then zeroed and dropped. */
+  private raw: Buffer[] | undefined;
+  private derived: readonly DerivedStateKey[] | undefined;
+  private hexFingerprint: string | undefined;
 
   private constructor(
-    private readonly keys: readonly DerivedStateKey[],
-    fingerprint: string,
+    raw: Buffer[],
     /** True when no key was configured and a per-process random key is in use. */
     readonly ephemeral: boolean,
   ) {
-    this.fingerprint = fingerprint;
+    this.raw = raw;
   }
 
-  /** From the `requestStateKey` option; undefined means an ephemeral random key. */
+  /**
+   * From the `requestStateKey` option; undefined means an ephemeral random key. The keys are parsed
+   * (and refused) here; HKDF runs on first use, so an app that never seals pays none of it at start-up.
+   * A ring of several keys derives at once: key ids that clash are a configuration error.
+   */
   static fromOption(option: unknown, random: (n: number) => Buffer = randomBytes): KeyRing {
     const ephemeral = option === undefined;
-    const rawKeys = ephemeral ? [ephemeralKey(random)] : parseKeyRingInput(option);
-    const derived = rawKeys.map(deriveStateKey);
+    const ring = new KeyRing(ephemeral ? [ephemeralKey(random)] : parseKeyRingInput(option), ephemeral);
+    if (ring.size > 1) ring.derive();
+    return ring;
+  }
+
+  /** Hex of 8 bytes of HKDF(minting key, 'fingerprint'): compare it across instances, it reveals nothing. */
+  get fingerprint(): string {
+    if (this.derived === undefined) this.derive();
+    return this.hexFingerprint!;
+  }
+
+  private get keys(): readonly DerivedStateKey[] {
+    return this.derived ?? this.derive();
+  }
+
+  private derive(): readonly DerivedStateKey[] {
+    const raw = this.raw!;
+    const derived = raw.map(deriveStateKey);
     for (let i = 0; i < derived.length; i++) {
       for (let j = 0; j < i; j++) {
         if (derived[i]!.kid.equals(derived[j]!.kid)) {
@@ -66,13 +87,14 @@ export class KeyRing {
         }
       }
     }
-    const fingerprint = deriveSubKey(rawKeys[0]!, 'fingerprint', FINGERPRINT_BYTES).toString('hex');
-    for (const raw of rawKeys) raw.fill(0); // only the derived sub-keys are kept
-    return new KeyRing(derived, fingerprint, ephemeral);
+    this.hexFingerprint = deriveSubKey(raw[0]!, 'fingerprint', FINGERPRINT_BYTES).toString('hex');
+    for (const key of raw) key.fill(0); // only the derived sub-keys are kept
+    this.raw = undefined;
+    return (this.derived = derived);
   }
 
   get size(): number {
-    return this.keys.length;
+    return (this.derived ?? this.raw!).length;
   }
 
   get minting(): DerivedStateKey {
@@ -86,11 +108,11 @@ export class KeyRing {
 
   /** Never print key material, whether through JSON.stringify or console/util.inspect. */
   toJSON(): { fingerprint: string; size: number; ephemeral: boolean } {
-    return { fingerprint: this.fingerprint, size: this.keys.length, ephemeral: this.ephemeral };
+    return { fingerprint: this.fingerprint, size: this.size, ephemeral: this.ephemeral };
   }
 
   [inspect.custom](): string {
-    return `KeyRing { fingerprint: '${this.fingerprint}', size: ${this.keys.length}, ephemeral: ${this.ephemeral} }`;
+    return `KeyRing { fingerprint: '${this.fingerprint}', size: ${this.size}, ephemeral: ${this.ephemeral} }`;
   }
 }
 

@@ -54,7 +54,10 @@ export function createRequestStateCodec(
 ): RequestStateCodec {
   const settings = codecSettings(options, deps);
   return Object.freeze({
-    fingerprint: settings.keyRing.fingerprint,
+    // A getter: the keys are derived on first use, not when the codec is built.
+    get fingerprint() {
+      return settings.keyRing.fingerprint;
+    },
     encrypted: settings.mode === 'aead',
     seal: (payload: unknown, binding: StateBinding, flowStartedAt?: number) =>
       sealState(settings, payload, binding, flowStartedAt),
