@@ -27,6 +27,10 @@ export function deriveSubKey(key: Uint8Array, purpose: string, length = 32): Buf
   return Buffer.from(hkdfSync('sha256', key, HKDF_SALT, `omc/request-state/v1/${purpose}`, length));
 }
 
+function fingerprintOf(key: Buffer): string {
+  return deriveSubKey(key, 'fingerprint', FINGERPRINT_BYTES).toString('hex');
+}
+
 function deriveStateKey(key: Buffer): DerivedStateKey {
   const macKey = deriveSubKey(key, 'mac');
   return {
@@ -39,7 +43,7 @@ function deriveStateKey(key: Buffer): DerivedStateKey {
 }
 
 export class KeyRing {
-  /** The configured keys until the first seal, open or fingerprint derives them; then zeroed and dropped. */
+  /** The configured keys until the first seal or open derives their sub-keys; then zeroed and dropped. */
   private raw: Buffer[] | undefined;
   private derived: readonly DerivedStateKey[] | undefined;
   private hexFingerprint: string | undefined;
@@ -64,10 +68,12 @@ export class KeyRing {
     return ring;
   }
 
-  /** Hex of 8 bytes of HKDF(minting key, 'fingerprint'): compare it across instances, it reveals nothing. */
+  /**
+   * Hex of 8 bytes of HKDF(minting key, 'fingerprint'): compare it across instances, it reveals nothing.
+   * Read at start-up (the readiness route), so it is derived alone; the sub-keys wait for the first seal or open.
+   */
   get fingerprint(): string {
-    if (this.derived === undefined) this.derive();
-    return this.hexFingerprint!;
+    return (this.hexFingerprint ??= fingerprintOf(this.raw![0]!));
   }
 
   private get keys(): readonly DerivedStateKey[] {
@@ -87,7 +93,7 @@ export class KeyRing {
         }
       }
     }
-    this.hexFingerprint = deriveSubKey(raw[0]!, 'fingerprint', FINGERPRINT_BYTES).toString('hex');
+    this.hexFingerprint ??= fingerprintOf(raw[0]!);
     for (const key of raw) key.fill(0); // only the derived sub-keys are kept
     this.raw = undefined;
     return (this.derived = derived);
