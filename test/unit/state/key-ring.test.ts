@@ -1,3 +1,4 @@
+import nodeCrypto = require('node:crypto');
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { FrameworkError } from '../../../src/errors/framework-error';
@@ -137,4 +138,33 @@ test('an ephemeral key the runtime refuses to draw names requestStateKey (a Work
 test('a hex key one byte short says it is 31 bytes, not that it is neither hex nor base64', () => {
   const short = randomBytes(31).toString('hex');
   expect(() => KeyRing.fromOption(short)).toThrow(/requestStateKey is 31 bytes; at least 32 random bytes are required/);
+});
+
+describe('KeyRing: HKDF on first use (issue 38: nothing derived at start-up for an app that never seals)', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('parses at construction, derives the fingerprint alone when read, the rest at the first seal', () => {
+    const hkdf = jest.spyOn(nodeCrypto, 'hkdfSync');
+    const ring = KeyRing.fromOption(testKey('lazy'));
+    expect(hkdf).not.toHaveBeenCalled();
+    expect(ring.fingerprint).toBe(KeyRing.fromOption(testKey('lazy')).fingerprint);
+    expect(hkdf.mock.calls.map((call) => call[3])).toEqual([
+      'omc/request-state/v1/fingerprint',
+      'omc/request-state/v1/fingerprint',
+    ]);
+    hkdf.mockClear();
+    const codec = createRequestStateCodec({ requestStateKey: testKey('lazy') });
+    expect(hkdf).not.toHaveBeenCalled();
+    codec.seal(1, binding());
+    // The raw key is dropped once its sub-keys exist, so the fingerprint not read yet is derived with them.
+    expect(hkdf.mock.calls.map((call) => call[3]).sort()).toEqual(
+      ['binding', 'enc', 'fingerprint', 'kid', 'mac'].map((purpose) => `omc/request-state/v1/${purpose}`),
+    );
+  });
+
+  it('a ring of several keys derives at once: clashing key ids are a start-up error', () => {
+    const hkdf = jest.spyOn(nodeCrypto, 'hkdfSync');
+    KeyRing.fromOption([testKey('a'), testKey('b')]);
+    expect(hkdf.mock.calls.length).toBeGreaterThanOrEqual(8);
+  });
 });
