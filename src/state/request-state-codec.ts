@@ -9,7 +9,15 @@
 import { createRandomPool } from './random-pool';
 import { FrameworkError } from '../errors/framework-error';
 import { assertBindingShape, paramsDigestOnce, principalTag, type StateBinding } from './binding';
-import { claimsLength, decodeClaims, payloadJson, TOKEN_ID_BYTES, type ClaimsDraft } from './claims';
+import {
+  claimsLength,
+  decodeClaims,
+  payloadJson,
+  TOKEN_ID_BYTES,
+  type ClaimsDraft,
+  type StateClaims,
+} from './claims';
+import type { DerivedStateKey } from './key-ring';
 import { openEnvelope, sealEnvelope, tokenLength, type EnvelopeMode } from './envelope';
 import {
   isResolvedRequestStateOptions,
@@ -21,6 +29,7 @@ import { MemorySingleUseStore, type SingleUseStore } from './single-use-store';
 import { StateRefusal } from './state-refusal';
 import { checkBinding, checkTimes } from './claim-checks';
 import { TokenKeys } from './token-keys';
+import { MintedTokens } from './minted-tokens';
 
 export interface OpenedState {
   payload: unknown;
@@ -77,6 +86,7 @@ interface CodecSettings {
   flowLifetimeMs: number;
   singleUse: SingleUseStore | undefined;
   tokenKeys: TokenKeys;
+  minted: MintedTokens;
 }
 
 function codecSettings(
@@ -97,6 +107,7 @@ function codecSettings(
     flowLifetimeMs: resolved.maxFlowLifetime * 1000,
     singleUse: resolved.singleUseRequestState ? (resolved.singleUseStore ?? new MemorySingleUseStore(now)) : undefined,
     tokenKeys: new TokenKeys(random),
+    minted: new MintedTokens(),
   };
 }
 
@@ -132,15 +143,21 @@ function sealState(c: CodecSettings, payload: unknown, binding: StateBinding, fl
       `requestState would be ${length} bytes, over maxRequestStateBytes (${c.maxBytes}); keep less in ctx.state or raise the limit.`,
     );
   }
-  return sealEnvelope(c.mode, key, claims, bytes, c.random, c.tokenKeys);
+  const token = sealEnvelope(c.mode, key, claims, bytes, c.random, c.tokenKeys);
+  c.minted.remember(token, key, claims);
+  return token;
+}
+
+function openToken(c: CodecSettings, token: string): { key: DerivedStateKey; claims: StateClaims } {
+  const { key, claimsBytes } = openEnvelope(token, c.mode, c.keyRing, c.tokenKeys);
+  return { key, claims: decodeClaims(claimsBytes) };
 }
 
 async function openState(c: CodecSettings, token: unknown, binding: StateBinding): Promise<OpenedState> {
   if (typeof token !== 'string') throw new StateRefusal('not_a_string', typeof token);
   // The size cap comes first: nothing is decoded, hashed or decrypted for an oversize token.
   if (token.length > c.maxBytes) throw new StateRefusal('oversize', `${token.length} > ${c.maxBytes}`);
-  const { key, claimsBytes } = openEnvelope(token, c.mode, c.keyRing, c.tokenKeys);
-  const claims = decodeClaims(claimsBytes);
+  const { key, claims } = c.minted.take(token) ?? openToken(c, token);
   checkTimes(claims, c.now(), c.flowLifetimeMs);
   if (claims.aud !== c.audience) throw new StateRefusal('audience');
   checkBinding(claims, binding, key.bindingKey);

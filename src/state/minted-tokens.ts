@@ -1,0 +1,85 @@
+/**
+ * The tokens this process sealed whose next round has not come back yet, with the claims they carry.
+ * Most rounds return to the instance that sealed them; a token equal, character for character, to one
+ * minted here is authentic (its MAC or GCM tag is ours), so its claims are read from here instead of
+ * decoding, verifying or decrypting it again. Every check after that (times, audience, binding, single
+ * use) runs as for any token. A miss — another instance's token, a restart, an entry let go, a second
+ * opening of the same token — takes the full path, so nothing depends on this beyond speed.
+ *
+ * Looked up by the token's last characters (its MAC or tag: unknowable without the key, so a forged
+ * token never meets an entry), then compared whole. Bounded by count and by bytes, oldest first out; an
+ * entry goes once opened. The claims (the payload included, in AES-GCM mode too) stay in this process's
+ * memory meanwhile, as the flow itself did while its round ran.
+ */
+import type { ClaimsDraft, StateClaims } from './claims';
+import type { DerivedStateKey } from './key-ring';
+
+/** Base64url characters looked up: 22 of them carry 132 bits of the MAC or tag. */
+const TAIL_CHARS = 22;
+export const MAX_MINTED_TOKENS = 4096;
+/** Token characters plus payload JSON characters kept, in all. */
+export const MAX_MINTED_BYTES = 4 * 1024 * 1024;
+
+interface Minted {
+  readonly token: string;
+  readonly key: DerivedStateKey;
+  readonly claims: ClaimsDraft;
+  readonly bytes: number;
+}
+
+export interface MintedClaims {
+  key: DerivedStateKey;
+  claims: StateClaims;
+}
+
+export class MintedTokens {
+  private readonly byTail = new Map<string, Minted>();
+  private bytes = 0;
+
+  remember(token: string, key: DerivedStateKey, claims: ClaimsDraft): void {
+    const bytes = token.length + (claims.payloadJson?.length ?? 0);
+    if (bytes > MAX_MINTED_BYTES) return;
+    const tail = token.slice(-TAIL_CHARS);
+    this.drop(tail);
+    while (this.byTail.size >= MAX_MINTED_TOKENS || this.bytes + bytes > MAX_MINTED_BYTES) {
+      this.drop(this.byTail.keys().next().value!);
+    }
+    this.byTail.set(tail, { token, key, claims, bytes });
+    this.bytes += bytes;
+  }
+
+  /** The claims of `token` when this process minted it and it was not opened since; the entry goes. */
+  take(token: string): MintedClaims | undefined {
+    if (token.length < TAIL_CHARS) return undefined;
+    const tail = token.slice(-TAIL_CHARS);
+    const minted = this.byTail.get(tail);
+    if (minted === undefined || minted.token !== token) return undefined;
+    this.drop(tail);
+    return { key: minted.key, claims: claimsOf(minted.claims) };
+  }
+
+  private drop(tail: string): void {
+    const minted = this.byTail.get(tail);
+    if (minted === undefined) return;
+    this.byTail.delete(tail);
+    this.bytes -= minted.bytes;
+  }
+}
+
+/** What decodeClaims would read back from the sealed bytes. */
+function claimsOf(d: ClaimsDraft): StateClaims {
+  const claims: StateClaims = {
+    jti: d.jti.toString('base64url'),
+    iat: d.iat,
+    exp: d.exp,
+    fst: d.fst,
+    pd: d.pd,
+    pt: d.pt,
+    aud: d.aud,
+    rev: d.rev,
+    m: d.m,
+    t: d.t,
+  };
+  if (d.payloadJson !== undefined) claims.p = JSON.parse(d.payloadJson);
+  return claims;
+}
