@@ -9,7 +9,7 @@
  * code produced into a refusal: the result is answered, the miss logged, the record retried.
  */
 import { randomBytes } from 'node:crypto';
-import { createRandomPool } from '../../state/random-pool';
+import { createRandomIds } from '../../state/random-pool';
 import { ProtocolError } from '../../errors/protocol-error';
 import type { FlowStore, OnceRecord } from '../../state';
 import { StoreUnavailableError } from '../../state/store-unavailable';
@@ -27,7 +27,7 @@ export interface FlowHoldDeps {
 }
 
 /** Flow ids come from a CSPRNG pool: one OpenSSL call per 4 KiB instead of one per flow. */
-const random = createRandomPool();
+const randomId = createRandomIds();
 /**
  * Holders need only be unique (they tell attempts apart in the store, across instances): a random
  * prefix per process and a counter, no random bytes per attempt. The prefix is drawn on first use,
@@ -69,7 +69,7 @@ export class FlowHold implements OnceLedger {
   ) {}
 
   get flowId(): string {
-    if (!this.flow.id) this.flow.id = random(16).toString('base64url');
+    if (!this.flow.id) this.flow.id = randomId(16);
     return this.flow.id;
   }
 
