@@ -64,7 +64,11 @@ const isWellFormed: (text: string) => boolean =
     ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
     : (text) => !LONE_SURROGATE.test(text);
 
+/** Printable ASCII but `"` and `\\`: JSON.stringify would only add the quotes (most names, keys and ids). */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 function serializeString(text: string): string {
+  if (PLAIN.test(text)) return '"' + text + '"';
   if (!isWellFormed(text)) {
     throw new CanonicalJsonError('lone_surrogate', 'string holds a lone UTF-16 surrogate');
   }

@@ -120,6 +120,15 @@ describe('canonicalJson (RFC 8785)', () => {
     );
   });
 
+  it('writes every ASCII string (the quotes-only fast path and the escapes) as JSON.stringify does', () => {
+    const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
+    const strings = [...ascii, ...ascii.map((c) => `name_${c}-x`), ascii.join(''), 'plain text', '', 'é', '\u2028'];
+    for (const text of strings) {
+      expect(canonicalJson(text)).toBe(JSON.stringify(text));
+      expect(canonicalJson({ [text]: text })).toBe(JSON.stringify({ [text]: text }));
+    }
+  });
+
   it('is insensitive to key order and whitespace of the source text', () => {
     const a = JSON.parse('{"b": [1.0, {"y": 2, "x": 1}], "a": "\\u0041"}') as unknown;
     const b = JSON.parse('{"a":"A","b":[1,{"x":1,"y":2}]}') as unknown;
