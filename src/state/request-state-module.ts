@@ -5,11 +5,7 @@
  */
 import type { InjectionToken } from 'tsyringe';
 import { defineModule, type ConfigModule } from '../config/modules';
-import {
-  pickRequestStateOptions,
-  validateRequestStateOptions,
-  type RequestStateOptions,
-} from './request-state-options';
+import { requestStatePartOf, validateRequestStateOptions, type RequestStateOptions } from './request-state-options';
 
 export const REQUEST_STATE_OPTIONS: InjectionToken<RequestStateOptions> = Symbol.for(
   'onemodelcontext:request-state-options',
@@ -21,8 +17,11 @@ export class RequestStateModule {
     return defineModule(REQUEST_STATE_OPTIONS, validateRequestStateOptions(options));
   }
 
-  /** The requestState part of a larger options object (the server's), other keys left out. */
+  /**
+   * The requestState part of a larger options object (the server's), other keys left out; validated
+   * unless the whole object already was with the same rules (ContextServerModule's: validated once).
+   */
   static from(options: Partial<RequestStateOptions>): ConfigModule<RequestStateOptions> {
-    return RequestStateModule.configure(pickRequestStateOptions(options));
+    return defineModule(REQUEST_STATE_OPTIONS, requestStatePartOf(options));
   }
 }

@@ -4,7 +4,7 @@
  * key fails at start-up next to every other bad option.
  */
 import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
-import { knownOptionKeys, validateOptions, type OptionProblem } from '../config/validate-options';
+import { isValidatedOptions, knownOptionKeys, validateOptions, type OptionProblem } from '../config/validate-options';
 import { FrameworkError } from '../errors/framework-error';
 import { KeyRing } from './key-ring';
 import type { RequestStateKeyInput } from './key-material';
@@ -99,6 +99,23 @@ function keyProblem(error: FrameworkError): OptionProblem {
  * `ContextServerModule.configure` and by `resolveRequestStateOptions`, so both say the same.
  */
 export function requestStateProblems(options: Readonly<RequestStateOptions>): OptionProblem[] {
+  const problems = crossProblems(options);
+  if (problems.length === 0) checked.add(options);
+  return problems;
+}
+
+/** Options objects these rules passed (the server's, validated whole with them as its checks). */
+const checked = new WeakSet<object>();
+
+/**
+ * True for the frozen result of validateOptions over a class extending RequestStateOptions with
+ * requestStateProblems among its checks (ContextServerOptions): its requestState part needs no second pass.
+ */
+function requestStatePassed(value: object): boolean {
+  return checked.has(value) && isValidatedOptions(value, value.constructor as new () => object);
+}
+
+function crossProblems(options: Readonly<RequestStateOptions>): OptionProblem[] {
   const problems: OptionProblem[] = [];
   if (options.requestStateKey !== undefined) {
     try {
@@ -152,6 +169,16 @@ export function resolveRequestStateOptions(
 /** Validates and freezes requestState options alone: unknown keys refused, every rule and cross-check applied. */
 export function validateRequestStateOptions(input: unknown): Readonly<RequestStateOptions> {
   return validateOptions(RequestStateOptions, input, { label: 'requestState options', checks: requestStateProblems });
+}
+
+/**
+ * The requestState part of a larger options object, validated and frozen: taken as it is when the whole
+ * object already passed these rules (the server's options), validated alone otherwise.
+ */
+export function requestStatePartOf(options: Partial<RequestStateOptions>): Readonly<RequestStateOptions> {
+  const own = pickRequestStateOptions(options);
+  if (!requestStatePassed(options)) return validateRequestStateOptions(own);
+  return Object.freeze(Object.assign(new RequestStateOptions(), own));
 }
 
 /** The requestState options among a larger set (the server's), the others left out. */

@@ -1,9 +1,12 @@
+import classValidator = require('class-validator');
 import { FrameworkError } from '../../../src/errors/framework-error';
+import { ContextServerModule } from '../../../src/server/core/server-module';
+import { RequestStateModule } from '../../../src/state/request-state-module';
+import { pickRequestStateOptions, RequestStateOptions } from '../../../src/state/request-state-options';
 import {
   MemorySingleUseStore,
   REQUEST_STATE_DEFAULTS,
   resolveRequestStateOptions,
-  type RequestStateOptions,
 } from '../../../src/state';
 import { testKey } from './state-fixtures';
 
@@ -95,5 +98,34 @@ describe('resolveRequestStateOptions', () => {
     expect(message).toContain('requestStateLifetime');
     expect(message).toContain('maxRequestStateBytes');
     expect(message).toContain('requestStateKey');
+  });
+});
+
+describe('RequestStateModule.from: the server options are validated once (issue 38)', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it("takes the requestState part of ContextServerModule's validated options without a second pass", () => {
+    const server = ContextServerModule.configure({
+      requestStateKey: testKey('once'),
+      requestStateLifetime: 30,
+      maxFlowLifetime: 60,
+    }).options;
+    const validate = jest.spyOn(classValidator, 'validateSync');
+    const part = RequestStateModule.from(server).options;
+    expect(validate).not.toHaveBeenCalled();
+    expect(part).toBeInstanceOf(RequestStateOptions);
+    expect(Object.isFrozen(part)).toBe(true);
+    expect({ ...part }).toEqual({ ...RequestStateModule.configure(pickRequestStateOptions(server)).options });
+  });
+
+  it('still validates any other object, refusing what the rules refuse', () => {
+    const validate = jest.spyOn(classValidator, 'validateSync');
+    expect(RequestStateModule.from({ requestStateLifetime: 30, maxFlowLifetime: 60 }).options).toMatchObject({
+      requestStateLifetime: 30,
+    });
+    expect(validate).toHaveBeenCalledTimes(1);
+    expect(() => RequestStateModule.from({ requestStateLifetime: 120, maxFlowLifetime: 60 })).toThrow(
+      /maxFlowLifetime: 60s must be at least requestStateLifetime/,
+    );
   });
 });
