@@ -38,8 +38,11 @@ export interface Ask<T> {
 }
 
 /** Short, stable digest of the rendered question: a changed question is asked again. */
-const oneShotHash = (crypto as { hash?: (alg: string, data: string, enc: 'base64url') => string }).hash;
+type OneShotHash = (alg: string, data: string, enc: 'base64url') => string;
+/** Looked up on first use, not at import: reading it loads node:crypto, which start-up need not load. */
+let oneShotHash: OneShotHash | null | undefined;
 export function askFingerprint(request: InputRequest, text: string = JSON.stringify(request)): string {
+  oneShotHash ??= (crypto as { hash?: OneShotHash }).hash ?? null;
   return (
     oneShotHash ? oneShotHash('sha256', text, 'base64url') : createHash('sha256').update(text).digest('base64url')
   ).slice(0, 16);

@@ -34,9 +34,15 @@ export function paramsDigest(params: unknown): string {
   return sha256Base64Url(params === undefined ? 'null' : canonicalJsonOmitting(params, UNBOUND_PARAM_KEYS));
 }
 
-/** One-shot `crypto.hash` (Node ≥ 20.12) is several times cheaper than a Hash object for small inputs. */
-const oneShotHash = (crypto as { hash?: (alg: string, data: string, enc: 'base64url') => string }).hash;
+type OneShotHash = (alg: string, data: string, enc: 'base64url') => string;
+/**
+ * One-shot `crypto.hash` (Node ≥ 20.12) is several times cheaper than a Hash object for small inputs.
+ * Looked up on first use, not at import: reading it loads node:crypto, which an app that never seals
+ * need not load at start-up.
+ */
+let oneShotHash: OneShotHash | null | undefined;
 function sha256Base64Url(text: string): string {
+  oneShotHash ??= (crypto as { hash?: OneShotHash }).hash ?? null;
   return oneShotHash
     ? oneShotHash('sha256', text, 'base64url')
     : encodeBase64Url(createHash('sha256').update(text, 'utf8').digest());
