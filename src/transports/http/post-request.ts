@@ -1,0 +1,198 @@
+/**
+ * A POST to the MCP endpoint: Content-Type and Accept, the body read and decoded, the message
+ * classified by era (digest §1.4) and its claim checked against the version header, the caller
+ * authenticated, then the 2026 handler (modern-post.ts) or the legacy one (legacy-post.ts).
+ */
+import { classifyMessage, envelopeClaim } from '../../protocol/classify';
+import { ErrorCode } from '../../protocol/error-codes';
+import {
+  decodeText,
+  decodeValue,
+  MAX_JSON_DEPTH,
+  withUnknownId,
+  type Decoded,
+  type JsonRpcRequest,
+  type RequestId,
+} from '../../protocol/jsonrpc';
+import { acceptsReply } from './accept-header';
+import { parsedBodyProblem } from './body-reader';
+import { clientAddressOf } from './client-address';
+import type { EndpointContext, Exchange } from './endpoint-context';
+import { authenticate } from './http-authenticate';
+import { header, type HeaderBag, type HttpRequestView, type ResponseSink } from './http-exchange';
+import { legacyBatchPost } from './legacy-batch';
+import {
+  findSession,
+  legacyInitialize,
+  sessionNotification,
+  sessionRequest,
+  sessionResponse,
+  statelessRequest,
+  statelessVersion,
+} from './legacy-post';
+import { modernRequest } from './modern-post';
+import { noId, sendEmpty, sendError, sendJson } from './responses';
+
+/** A POST to the endpoint: content negotiation, decoding, classification, authentication, then the era's handler. */
+export async function postRequest(
+  ctx: EndpointContext,
+  req: HttpRequestView,
+  res: ResponseSink,
+  cors: Record<string, string>,
+): Promise<void> {
+  const contentType = header(req.headers, 'content-type') ?? '';
+  if (contentType !== 'application/json' && !/^application\/json\s*(;|$)/i.test(contentType)) {
+    return sendError(
+      res,
+      415,
+      noId(req.headers),
+      ErrorCode.InvalidRequest,
+      'Unsupported Media Type: use Content-Type: application/json',
+      cors,
+    );
+  }
+  if (!acceptsReply(header(req.headers, 'accept'))) {
+    return sendError(
+      res,
+      406,
+      noId(req.headers),
+      ErrorCode.InvalidRequest,
+      'Not Acceptable: Accept must allow application/json or text/event-stream',
+      cors,
+    );
+  }
+  const read = decode(ctx, req, res, cors);
+  const decoded = read instanceof Promise ? await read : read;
+  if (!decoded) return;
+  switch (decoded.kind) {
+    case 'invalid':
+      return sendJson(res, 400, withUnknownId(decoded.error, versionOf(req.headers)), cors);
+    case 'batch':
+      return legacyBatchPost(ctx, req.headers, decoded.items, res, cors);
+    case 'response': {
+      if (header(req.headers, 'mcp-session-id') === undefined) {
+        return sendError(
+          res,
+          400,
+          noId(req.headers),
+          ErrorCode.InvalidRequest,
+          'Invalid Request: a response can only answer a request of a legacy session',
+          cors,
+        );
+      }
+      const ex = await authenticate(ctx, req.headers, res, noId(req.headers), cors);
+      const session = ex && findSession(ctx, req.headers, res, ex, noId(req.headers));
+      if (!session) return;
+      sessionResponse(session, decoded.message);
+      return sendEmpty(res, 202, cors);
+    }
+  }
+  const message = decoded.message;
+  const id: RequestId | null | undefined = 'id' in message ? message.id : noId(req.headers);
+  const versionHeader = header(req.headers, 'mcp-protocol-version');
+  const era = classifyMessage(message.params, versionHeader);
+  if (era.era === 'invalid')
+    return sendError(res, 400, id, ErrorCode.InvalidParams, `Invalid request metadata: ${era.reason}`, cors);
+  const claimMismatch = envelopeHeaderMismatch(message.params, versionHeader);
+  if (claimMismatch) return sendError(res, 400, id, ErrorCode.HeaderMismatch, claimMismatch, cors);
+  const clientAddress = clientAddressOf(req.remoteAddress, req.headers, ctx.options.trustedProxies);
+  const authenticated = authenticate(ctx, req.headers, res, id, cors, clientAddress);
+  const ex = authenticated instanceof Promise ? await authenticated : authenticated;
+  if (!ex) return;
+  // Awaited, not returned: an async function returning a promise adopts it with one more job and tick.
+  if (era.era === 'modern') {
+    // Client notifications have no meaning on 2026 HTTP (cancellation is closing the stream).
+    if (decoded.kind === 'notification') return sendEmpty(res, 202, cors);
+    const replied = modernRequest(ctx, message as JsonRpcRequest, req.headers, res, ex);
+    if (replied) await replied;
+    return;
+  }
+  await legacyPost(ctx, req.headers, decoded, res, ex);
+}
+
+async function legacyPost(
+  ctx: EndpointContext,
+  headers: HeaderBag,
+  decoded: Decoded & { kind: 'request' | 'notification' },
+  res: ResponseSink,
+  ex: Exchange,
+): Promise<void> {
+  const hasSession = header(headers, 'mcp-session-id') !== undefined;
+  if (decoded.kind === 'request' && decoded.message.method === 'initialize') {
+    if (hasSession)
+      return sendError(
+        res,
+        400,
+        decoded.message.id,
+        ErrorCode.InvalidRequest,
+        'initialize must not carry Mcp-Session-Id',
+        ex.responseHeaders,
+      );
+    return legacyInitialize(ctx, decoded.message, res, ex);
+  }
+  if (hasSession) {
+    const id = decoded.kind === 'request' ? decoded.message.id : noId(headers);
+    const session = findSession(ctx, headers, res, ex, id);
+    if (!session) return;
+    if (decoded.kind === 'notification') {
+      sessionNotification(ctx, session, decoded.message);
+      return sendEmpty(res, 202, ex.responseHeaders);
+    }
+    return sessionRequest(ctx, session, decoded.message, res, ex);
+  }
+  if (decoded.kind === 'notification') return sendEmpty(res, 202, ex.responseHeaders);
+  const version = statelessVersion(headers);
+  if (!version)
+    return sendError(
+      res,
+      400,
+      decoded.message.id,
+      ErrorCode.InvalidRequest,
+      'Unsupported MCP-Protocol-Version',
+      ex.responseHeaders,
+    );
+  return statelessRequest(ctx, decoded.message, version, res, ex);
+}
+
+/** Not async: the body's read is the one promise (a parsed body needs none). */
+function decode(
+  ctx: EndpointContext,
+  req: HttpRequestView,
+  res: ResponseSink,
+  cors: Record<string, string>,
+): Decoded | undefined | Promise<Decoded | undefined> {
+  if (req.body.kind === 'parsed') {
+    const declared = Number(header(req.headers, 'content-length'));
+    const problem = parsedBodyProblem(req.body.value, declared, ctx.options.maxBodyBytes, MAX_JSON_DEPTH);
+    if (!problem) return decodeValue(req.body.value);
+    sendError(res, problem.status, noId(req.headers), ErrorCode.InvalidRequest, problem.reason, cors);
+    return undefined;
+  }
+  return req.body.read(ctx.options.maxBodyBytes).then((body) => {
+    if (body.ok) return decodeText(body.text);
+    const code = body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError;
+    sendError(res, body.status, noId(req.headers), code, body.reason, { ...cors, Connection: 'close' });
+    return undefined;
+  });
+}
+
+/**
+ * A `_meta` protocolVersion claim must be mirrored by MCP-Protocol-Version, whatever the two
+ * revisions are (digest §1.4 step 5): a legacy claim must not pass as legacy, nor a missing
+ * header as 2025-03-26.
+ */
+function envelopeHeaderMismatch(
+  params: JsonRpcRequest['params'],
+  versionHeader: string | undefined,
+): string | undefined {
+  const claim = envelopeClaim(params);
+  if (typeof claim !== 'string') return undefined;
+  if (versionHeader === undefined) return 'Header mismatch: MCP-Protocol-Version header is required';
+  if (versionHeader.trim() !== claim)
+    return `Header mismatch: MCP-Protocol-Version header "${versionHeader.trim()}" does not match _meta protocolVersion`;
+  return undefined;
+}
+
+function versionOf(headers: HeaderBag): string | undefined {
+  return header(headers, 'mcp-protocol-version')?.trim();
+}
