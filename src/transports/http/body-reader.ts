@@ -1,8 +1,10 @@
-/** Reads a request body under a byte cap (declared and streamed) and decodes it as strict UTF-8. */
-import type { IncomingMessage } from 'node:http';
+/**
+ * A request body's checks that hold on every runtime: strict UTF-8, and the caps of a body a framework
+ * already parsed. Reading a node:http body is node-body.ts.
+ */
 import type { BodyRead } from './http-exchange';
 
-const TOO_LARGE = (limit: number): BodyRead => ({
+export const TOO_LARGE = (limit: number): BodyRead => ({
   ok: false,
   status: 413,
   reason: `Request body larger than ${limit} bytes`,
@@ -17,50 +19,6 @@ export function decodeUtf8(bytes: Uint8Array): BodyRead {
   } catch {
     return { ok: false, status: 400, reason: 'Request body is not valid UTF-8' };
   }
-}
-
-export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.resolve(TOO_LARGE(limit));
-  // Someone else (a framework's parser) already read the stream: there is nothing left to read.
-  if (req.readableEnded)
-    return Promise.resolve({ ok: false, status: 400, reason: 'Request body was already consumed' });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // Cleared once settled: the error listener that stays must not keep the promise (and the body) alive.
-    let done: ((r: BodyRead) => void) | undefined = resolve;
-    // Plain `on`, not `once`: `done` already makes each a one-shot, without a wrapper per listener.
-    const finish = (r: BodyRead) => {
-      const settle = done;
-      if (!settle) return;
-      done = undefined;
-      // The chunk listeners go: one left on a long-lived request (a listen stream) would keep the chunks.
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('close', onClose);
-      // The error listener stays, doing nothing now: a request that errors later (a reset after its
-      // body was read: 'aborted') must still have one, or the error is uncaught and ends the process.
-      chunks.length = 0;
-      settle(r);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        // Stop buffering; the response says 413 and the connection is closed after it.
-        req.pause();
-        return finish(TOO_LARGE(limit));
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => finish(decodeUtf8(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    const onError = () => finish({ ok: false, status: 400, reason: 'Request body could not be read' });
-    const onClose = () => finish({ ok: false, status: 400, reason: 'Request body incomplete' });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  });
 }
 
 /**

@@ -1,6 +1,6 @@
 /** node:http request/response as the endpoint's HttpRequestView and ResponseSink. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readNodeBody } from './body-reader';
+import { readNodeBody } from './node-body';
 import type { BodyRead, HttpRequestView, ResponseSink, StreamSink } from './http-exchange';
 
 export function nodeRequestView(req: IncomingMessage, parsedBody?: unknown): HttpRequestView {

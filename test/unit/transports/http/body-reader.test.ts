@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import { readNodeBody } from '../../../../src/transports/http/body-reader';
+import { readNodeBody } from '../../../../src/transports/http/node-body';
 
 /** A stand-in request: a readable stream with the headers readNodeBody reads. */
 function request(): PassThrough & IncomingMessage {
