@@ -23,6 +23,9 @@ import { logEviction } from './session-evictions';
 
 const ALLOW = 'GET, POST, DELETE';
 
+/** What `handle` returns for a request answered at once. */
+const ANSWERED: Promise<void> = Promise.resolve();
+
 /** A page's form body: raw text with its cap, or what a framework's form parser made of it. */
 async function formBody(body: BodySource, limit: number): ReturnType<PageRequest['readBody']> {
   if (body.kind === 'raw') return body.read(limit);
@@ -92,17 +95,38 @@ export class HttpEndpoint {
     this.policy = policy;
   }
 
-  async handle(req: HttpRequestView, res: ResponseSink): Promise<void> {
+  /** Serves one request; the promise settles once it is answered. */
+  handle(req: HttpRequestView, res: ResponseSink): Promise<void> {
+    return this.serve(req, res) ?? ANSWERED;
+  }
+
+  /**
+   * `handle` for a caller that needs no promise back when the answer was given at once (node:http).
+   * Not async: a request whose steps chain their own `then`s adds no async frame here.
+   */
+  serve(req: HttpRequestView, res: ResponseSink): Promise<void> | undefined {
+    let routed: Promise<void> | void;
     try {
-      await this.route(req, res);
-      if (this.closing) this.lastRequestAt = Date.now(); // the connection is idle from here
+      routed = this.route(req, res);
     } catch (e) {
-      this.ctx.logger.error('HTTP transport error', thrownDetail(e));
-      try {
-        sendError(res, 500, noId(req.headers), ErrorCode.InternalError, 'Internal error');
-      } catch {
-        // Headers already sent: nothing more can be said.
-      }
+      this.failed(req, res, e);
+      return undefined;
+    }
+    if (!routed) return void this.answered();
+    return routed.then(this.answered, (e: unknown) => this.failed(req, res, e));
+  }
+
+  /** The connection is idle from here: a draining server waits for a quiet moment. A field: no closure per request. */
+  private readonly answered = (): void => {
+    if (this.closing) this.lastRequestAt = Date.now();
+  };
+
+  private failed(req: HttpRequestView, res: ResponseSink, e: unknown): void {
+    this.ctx.logger.error('HTTP transport error', thrownDetail(e));
+    try {
+      sendError(res, 500, noId(req.headers), ErrorCode.InternalError, 'Internal error');
+    } catch {
+      // Headers already sent: nothing more can be said.
     }
   }
 
@@ -174,7 +198,7 @@ export class HttpEndpoint {
     this.ctx.sessions.closeAll('server shutting down');
   }
 
-  /** Not async: `handle` awaits what a branch returns, without one more promise adopting it. */
+  /** Not async: `serve` chains what a branch returns, without one more promise adopting it. */
   private route(req: HttpRequestView, res: ResponseSink): Promise<void> | void {
     const refusal = rejectHostOrOrigin(req.headers, this.policy);
     if (refusal) return sendError(res, 403, noId(req.headers), ErrorCode.InvalidRequest, `Forbidden: ${refusal}`);

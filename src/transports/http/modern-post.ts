@@ -41,15 +41,19 @@ export function modernRequest(
   return undefined;
 }
 
-async function awaitReply(ctx: EndpointContext, dispatched: Promise<Reply>, reply: ReplyStream, io: ReplyIO) {
+/** One `then`, not an async frame: the request counts as in flight until its reply settles. */
+function awaitReply(ctx: EndpointContext, dispatched: Promise<Reply>, reply: ReplyStream, io: ReplyIO) {
   ctx.inflight.enter(io);
-  let settled: Reply;
-  try {
-    settled = await dispatched;
-  } finally {
-    ctx.inflight.leave(io);
-  }
-  return answer(ctx, settled, reply, io);
+  return dispatched.then(
+    (settled) => {
+      ctx.inflight.leave(io);
+      return answer(ctx, settled, reply, io);
+    },
+    (e: unknown) => {
+      ctx.inflight.leave(io);
+      throw e;
+    },
+  );
 }
 
 function answer(ctx: EndpointContext, settled: Reply, reply: ReplyStream, io: ReplyIO): Promise<void> | undefined {

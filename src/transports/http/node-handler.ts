@@ -49,7 +49,7 @@ export function nodeHandlerFor(endpoint: HttpEndpoint, { matchPath }: { matchPat
         return sendError(sink, 404, noId(req.headers), ErrorCode.InvalidRequest, 'Not Found');
       }
     }
-    void endpoint.handle(nodeRequestView(req, parsedBody), sink);
+    void endpoint.serve(nodeRequestView(req, parsedBody), sink);
   };
   return Object.assign(handler, { endpoint });
 }

@@ -12,6 +12,7 @@ import {
   withUnknownId,
   type Decoded,
   type JsonRpcRequest,
+  type JsonRpcResponse,
   type RequestId,
 } from '../../protocol/jsonrpc';
 import { acceptsReply } from './accept-header';
@@ -33,13 +34,17 @@ import {
 import { modernRequest } from './modern-post';
 import { noId, sendEmpty, sendError, sendJson } from './responses';
 
-/** A POST to the endpoint: content negotiation, decoding, classification, authentication, then the era's handler. */
-export async function postRequest(
+/**
+ * A POST to the endpoint: content negotiation, decoding, classification, authentication, then the
+ * era's handler. Not async: each step that must wait chains the next with one `then` (no async
+ * frames); what it returns settles when the request is answered (undefined when it already is).
+ */
+export function postRequest(
   ctx: EndpointContext,
   req: HttpRequestView,
   res: ResponseSink,
   cors: Record<string, string>,
-): Promise<void> {
+): Promise<void> | void {
   const contentType = header(req.headers, 'content-type') ?? '';
   if (contentType !== 'application/json' && !/^application\/json\s*(;|$)/i.test(contentType)) {
     return sendError(
@@ -61,31 +66,35 @@ export async function postRequest(
       cors,
     );
   }
-  const read = decode(ctx, req, res, cors);
-  const decoded = read instanceof Promise ? await read : read;
-  if (!decoded) return;
+  const body = req.body;
+  if (body.kind === 'parsed') {
+    const declared = Number(header(req.headers, 'content-length'));
+    const problem = parsedBodyProblem(body.value, declared, ctx.options.maxBodyBytes, MAX_JSON_DEPTH);
+    if (!problem) return decoded(ctx, req, res, cors, decodeValue(body.value));
+    return sendError(res, problem.status, noId(req.headers), ErrorCode.InvalidRequest, problem.reason, cors);
+  }
+  return body.read(ctx.options.maxBodyBytes).then((read) => {
+    if (read.ok) return decoded(ctx, req, res, cors, decodeText(read.text));
+    const code = read.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError;
+    sendError(res, read.status, noId(req.headers), code, read.reason, { ...cors, Connection: 'close' });
+  });
+}
+
+/** The decoded body: answered here when it is no request, else classified and authenticated. */
+function decoded(
+  ctx: EndpointContext,
+  req: HttpRequestView,
+  res: ResponseSink,
+  cors: Record<string, string>,
+  decoded: Decoded,
+): Promise<void> | void {
   switch (decoded.kind) {
     case 'invalid':
       return sendJson(res, 400, withUnknownId(decoded.error, versionOf(req.headers)), cors);
     case 'batch':
       return legacyBatchPost(ctx, req.headers, decoded.items, res, cors);
-    case 'response': {
-      if (header(req.headers, 'mcp-session-id') === undefined) {
-        return sendError(
-          res,
-          400,
-          noId(req.headers),
-          ErrorCode.InvalidRequest,
-          'Invalid Request: a response can only answer a request of a legacy session',
-          cors,
-        );
-      }
-      const ex = await authenticate(ctx, req.headers, res, noId(req.headers), cors);
-      const session = ex && findSession(ctx, req.headers, res, ex, noId(req.headers));
-      if (!session) return;
-      sessionResponse(session, decoded.message);
-      return sendEmpty(res, 202, cors);
-    }
+    case 'response':
+      return clientResponse(ctx, req.headers, res, cors, decoded.message);
   }
   const message = decoded.message;
   const id: RequestId | null | undefined = 'id' in message ? message.id : noId(req.headers);
@@ -97,17 +106,50 @@ export async function postRequest(
   if (claimMismatch) return sendError(res, 400, id, ErrorCode.HeaderMismatch, claimMismatch, cors);
   const clientAddress = clientAddressOf(req.remoteAddress, req.headers, ctx.options.trustedProxies);
   const authenticated = authenticate(ctx, req.headers, res, id, cors, clientAddress);
-  const ex = authenticated instanceof Promise ? await authenticated : authenticated;
-  if (!ex) return;
-  // Awaited, not returned: an async function returning a promise adopts it with one more job and tick.
-  if (era.era === 'modern') {
-    // Client notifications have no meaning on 2026 HTTP (cancellation is closing the stream).
-    if (decoded.kind === 'notification') return sendEmpty(res, 202, cors);
-    const replied = modernRequest(ctx, message as JsonRpcRequest, req.headers, res, ex);
-    if (replied) await replied;
-    return;
+  const modern = era.era === 'modern';
+  if (authenticated instanceof Promise)
+    return authenticated.then((ex) => ex && served(ctx, req.headers, res, decoded, modern, ex));
+  return authenticated && served(ctx, req.headers, res, decoded, modern, authenticated);
+}
+
+/** An authenticated request or notification, handed to its era's handler. */
+function served(
+  ctx: EndpointContext,
+  headers: HeaderBag,
+  res: ResponseSink,
+  decoded: Decoded & { kind: 'request' | 'notification' },
+  modern: boolean,
+  ex: Exchange,
+): Promise<void> | void {
+  if (!modern) return legacyPost(ctx, headers, decoded, res, ex);
+  // Client notifications have no meaning on 2026 HTTP (cancellation is closing the stream).
+  if (decoded.kind === 'notification') return sendEmpty(res, 202, ex.responseHeaders);
+  return modernRequest(ctx, decoded.message, headers, res, ex);
+}
+
+/** A client's answer to a legacy session's server-to-client request. */
+async function clientResponse(
+  ctx: EndpointContext,
+  headers: HeaderBag,
+  res: ResponseSink,
+  cors: Record<string, string>,
+  message: JsonRpcResponse,
+): Promise<void> {
+  if (header(headers, 'mcp-session-id') === undefined) {
+    return sendError(
+      res,
+      400,
+      noId(headers),
+      ErrorCode.InvalidRequest,
+      'Invalid Request: a response can only answer a request of a legacy session',
+      cors,
+    );
   }
-  await legacyPost(ctx, req.headers, decoded, res, ex);
+  const ex = await authenticate(ctx, headers, res, noId(headers), cors);
+  const session = ex && findSession(ctx, headers, res, ex, noId(headers));
+  if (!session) return;
+  sessionResponse(session, message);
+  return sendEmpty(res, 202, cors);
 }
 
 async function legacyPost(
@@ -152,28 +194,6 @@ async function legacyPost(
       ex.responseHeaders,
     );
   return statelessRequest(ctx, decoded.message, version, res, ex);
-}
-
-/** Not async: the body's read is the one promise (a parsed body needs none). */
-function decode(
-  ctx: EndpointContext,
-  req: HttpRequestView,
-  res: ResponseSink,
-  cors: Record<string, string>,
-): Decoded | undefined | Promise<Decoded | undefined> {
-  if (req.body.kind === 'parsed') {
-    const declared = Number(header(req.headers, 'content-length'));
-    const problem = parsedBodyProblem(req.body.value, declared, ctx.options.maxBodyBytes, MAX_JSON_DEPTH);
-    if (!problem) return decodeValue(req.body.value);
-    sendError(res, problem.status, noId(req.headers), ErrorCode.InvalidRequest, problem.reason, cors);
-    return undefined;
-  }
-  return req.body.read(ctx.options.maxBodyBytes).then((body) => {
-    if (body.ok) return decodeText(body.text);
-    const code = body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError;
-    sendError(res, body.status, noId(req.headers), code, body.reason, { ...cors, Connection: 'close' });
-    return undefined;
-  });
 }
 
 /**
