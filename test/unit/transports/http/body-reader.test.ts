@@ -35,4 +35,27 @@ describe('readNodeBody', () => {
     req.end('0123456789');
     await expect(read).resolves.toMatchObject({ ok: false, status: 413 });
   });
+
+  it.each([
+    ['ASCII', Buffer.from('{"text":"hello"}'), '{"text":"hello"}'],
+    ['UTF-8 beyond ASCII', Buffer.from('{"text":"héllo ☃ 🎉"}'), '{"text":"héllo ☃ 🎉"}'],
+    ['a BOM (stripped, as the strict decoder does)', Buffer.from('\uFEFF{"a":1}'), '{"a":1}'],
+    ['a byte 0x7f (ASCII)', Buffer.from([0x22, 0x7f, 0x22]), '"\u007f"'],
+  ])('decodes %s as the strict decoder does', async (_name, bytes, text) => {
+    const req = request();
+    const read = readNodeBody(req, 1024);
+    req.end(bytes);
+    await expect(read).resolves.toEqual({ ok: true, text });
+  });
+
+  it.each([
+    ['invalid UTF-8', Buffer.from([0x7b, 0xff, 0xfe, 0x7d])],
+    ['a lone continuation byte after ASCII', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0x80, 0x22, 0x7d])])],
+    ['a Latin-1 byte (not UTF-8)', Buffer.from([0x22, 0xe9, 0x22])],
+  ])('refuses %s with 400', async (_name, bytes) => {
+    const req = request();
+    const read = readNodeBody(req, 1024);
+    req.end(bytes);
+    await expect(read).resolves.toEqual({ ok: false, status: 400, reason: 'Request body is not valid UTF-8' });
+  });
 });
