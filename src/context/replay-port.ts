@@ -141,10 +141,14 @@ export class ReplayAskPort implements AskPort {
 
   /** The signal that ends the attempt, without recording anything. */
   private ended<T>(): Promise<T> {
-    const rejected = Promise.reject<T>(InputRequiredSignal.instance);
-    // Mark handled: a handler that never awaits this ask must not trigger unhandledRejection.
-    rejected.catch(() => undefined);
-    return rejected;
+    let reject!: (signal: InputRequiredSignal) => void;
+    const ending = new Promise<T>((_, r) => (reject = r));
+    // Handled before it rejects: a handler that never awaits this ask must not trigger unhandledRejection,
+    // and a promise rejected with a handler already on it skips V8's and node's unhandled-rejection
+    // bookkeeping (reported, then revoked: ≈ 15 k instructions per round 1 with Promise.reject).
+    ending.catch(ignore);
+    reject(InputRequiredSignal.instance);
+    return ending;
   }
 
   private nextKey(kind: string): string {
@@ -162,3 +166,5 @@ function forClient(request: InputRequest, capabilities: ClientCapabilities): Inp
   const { includeContext: _omitted, ...params } = request.params;
   return { ...request, params };
 }
+
+function ignore(): void {}
