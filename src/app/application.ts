@@ -336,11 +336,10 @@ export class McpApplication {
     for (const def of defs) {
       const { source } = def;
       if (!source.cls) continue;
-      const refs = pipelineRefsOf(source.cls, source.method);
-      for (const cls of Pipelines.classesOf(refs)) classes.add(cls);
+      for (const cls of Pipelines.classesOf(pipelineRefsOf(source.cls, source.method))) classes.add(cls);
     }
     assertConstructible(classes, this.container);
-    for (const def of defs) pipelines.of(def);
+    for (const def of defs) if (!pipelines.isBare(def)) pipelines.of(def);
     return pipelines;
   }
 

@@ -25,17 +25,15 @@ import { validateCacheHints } from '../config/cache-hint-options';
 import { declaredForms } from './declared-forms';
 import {
   asksMeta,
-  ASKS_META_KEY,
   assertNoFallbackClash,
   declaredAsks,
-  withFallbackArgument,
-  withoutFallbackArgument,
 } from './declared-asks';
 import { assertValidName } from './names';
 import { UriTemplate } from './uri-template';
-import { deepFreeze, once, withoutUndefined } from './objects';
+import { deepFreeze, withoutUndefined } from './objects';
 import { appResource, toolMetaWithApp } from './build-app-ui';
 import { LazyPromptDefinition, LazyToolDefinition } from './lazy-definitions';
+import { ToolRecipe } from './tool-recipe';
 
 /** An output schema is compiled at start-up (a raw one that does not compile fails there). */
 function outputChecker(schema: JsonObject): (structured: unknown) => string | undefined {
@@ -45,6 +43,8 @@ function outputChecker(schema: JsonObject): (structured: unknown) => string | un
     return r.ok ? undefined : r.errors.join('; ').replace(/\binput\b/g, 'structuredContent');
   };
 }
+
+const NO_OUTPUT = { outputSchema: undefined, checkOutput: undefined } as const;
 
 export interface ToolSpec extends ToolOptions {
   name: string;
@@ -58,10 +58,13 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
   assertValidName('tool', name, owner);
   const paramTypes = source.kind === 'method' ? source.paramTypes : [];
   const input = forOwner(owner, () => checkInput(inputSource(owner, options.input, paramTypes)));
-  const { outputSchema, checkOutput } = forOwner(owner, () => {
-    const output = options.output === undefined ? undefined : (jsonSchemaFor(options.output) as JsonObject);
-    return { outputSchema: output, checkOutput: output === undefined ? undefined : outputChecker(output) };
-  });
+  const { outputSchema, checkOutput } =
+    options.output === undefined
+      ? NO_OUTPUT
+      : forOwner(owner, () => {
+          const output = jsonSchemaFor(options.output!) as JsonObject;
+          return { outputSchema: output, checkOutput: outputChecker(output) };
+        });
   if (input.built && input.schema().type !== 'object') {
     throw new FrameworkError('OMC_SCHEMA_UNSUPPORTED', `${owner}: a tool's inputSchema must have type "object".`);
   }
@@ -75,48 +78,26 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
   const headerProblem = input.mayDeclareHeaders ? mcpHeaderProblems(forOwner(owner, input.schema))[0] : undefined;
   if (headerProblem) throw new FrameworkError('OMC_INVALID_MCP_HEADER', `${owner}: x-mcp-header on ${headerProblem}`);
   const asks = declaredAsks(owner, 'tool', options.asks);
-  forOwner(owner, () => assertNoFallbackClash(input.names, asks));
-  const shownAsks = asksMeta(asks);
+  if (asks !== undefined) forOwner(owner, () => assertNoFallbackClash(input.names, asks));
   const meta = options.ui ? toolMetaWithApp(owner, name, options.ui, options._meta) : options._meta;
-  // Frozen here too: a first call may read it before any list builds the (deep-frozen) descriptor.
-  const wireSchema = once(() => deepFreeze(forOwner(owner, () => withFallbackArgument(input.schema(), asks))));
-  const descriptor = () =>
-    deepFreeze(
-      withoutUndefined({
-        name,
-        title: options.title,
-        description: options.description ?? '',
-        inputSchema: wireSchema(),
-        outputSchema,
-        annotations: options.annotations,
-        icons: options.icons,
-        _meta: shownAsks ? { ...meta, [ASKS_META_KEY]: shownAsks } : meta,
-      }),
-    );
-  const validate = () => {
-    const check = forOwner(owner, input.validator);
-    // The fallback's own argument is the framework's: the DTO never sees it.
-    return asks?.fallback ? (args: unknown) => check(withoutFallbackArgument(args, asks)) : check;
-  };
-  const forms = declaredForms(owner, options.forms);
   const linkedApp = (meta?.ui as { resourceUri?: unknown } | undefined)?.resourceUri;
-  return new LazyToolDefinition({
+  const recipe = new ToolRecipe(
     name,
     owner,
     source,
+    options,
+    input,
+    asks,
+    asksMeta(asks),
+    meta,
+    declaredForms(owner, options.forms),
     outputSchema,
     checkOutput,
-    task: options.task,
-    forms,
-    asks,
-    linkedApp: typeof linkedApp === 'string' ? linkedApp : undefined,
-    descriptor,
-    inputSchema: wireSchema,
-    validate,
-  });
+    typeof linkedApp === 'string' ? linkedApp : undefined,
+  );
+  return new LazyToolDefinition(recipe);
 }
 
-/** A prompt: its arguments checked now; its listing entry and validator built on first use. */
 export function buildPrompt(
   options: PromptOptions,
   name: string,

@@ -19,8 +19,9 @@ interface HandlerParts<Descriptor> {
   readonly source: HandlerSource;
   readonly forms: ReadonlySet<Function>;
   readonly asks?: DeclaredAsks;
-  readonly descriptor: () => Readonly<Descriptor>;
-  readonly validate: () => Validate;
+  /** Gets the definition it builds for (a tool's entry reuses the definition's built input schema). */
+  descriptor(def: unknown): Readonly<Descriptor>;
+  validate(): Validate;
 }
 
 export interface ToolParts extends HandlerParts<Tool> {
@@ -28,7 +29,8 @@ export interface ToolParts extends HandlerParts<Tool> {
   readonly checkOutput?: (structured: unknown) => string | undefined;
   readonly task?: TaskSupport;
   readonly linkedApp?: string;
-  readonly inputSchema: () => Readonly<JsonObject>;
+  descriptor(def: { readonly inputSchema: Readonly<JsonObject> }): Readonly<Tool>;
+  inputSchema(): Readonly<JsonObject>;
 }
 
 export type PromptParts = HandlerParts<Prompt>;
@@ -54,7 +56,7 @@ abstract class LazyHandlerDefinition<Descriptor> {
   }
 
   get descriptor(): Readonly<Descriptor> {
-    return (this.#descriptor ??= this.#parts.descriptor());
+    return (this.#descriptor ??= this.#parts.descriptor(this));
   }
   get validate(): Validate {
     return (this.#validate ??= this.#parts.validate());
@@ -67,7 +69,7 @@ export class LazyToolDefinition extends LazyHandlerDefinition<Tool> implements T
   readonly checkOutput?: (structured: unknown) => string | undefined;
   readonly task?: TaskSupport;
   readonly linkedApp?: string;
-  readonly #buildInputSchema: () => Readonly<JsonObject>;
+  readonly #parts: ToolParts;
   #inputSchema?: Readonly<JsonObject>;
 
   constructor(parts: ToolParts) {
@@ -76,12 +78,12 @@ export class LazyToolDefinition extends LazyHandlerDefinition<Tool> implements T
     this.checkOutput = parts.checkOutput;
     this.task = parts.task;
     this.linkedApp = parts.linkedApp;
-    this.#buildInputSchema = parts.inputSchema;
+    this.#parts = parts;
     Object.freeze(this);
   }
 
   get inputSchema(): Readonly<JsonObject> {
-    return (this.#inputSchema ??= this.#buildInputSchema());
+    return (this.#inputSchema ??= this.#parts.inputSchema());
   }
 }
 

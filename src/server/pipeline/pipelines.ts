@@ -26,11 +26,22 @@ interface Handler {
 export class Pipelines {
   private readonly byDefinition = new WeakMap<object, Pipeline | null>();
   private readonly makers = new Map<PipelineRef, Make<object>>();
+  private readonly noAppWide: boolean;
 
   constructor(
     private readonly root: DependencyContainer,
     private readonly appWide: PipelineRefs = EMPTY_PIPELINE,
-  ) {}
+  ) {
+    this.noAppWide = appWide.guards.length + appWide.interceptors.length + appWide.filters.length === 0;
+  }
+
+  /**
+   * Whether a definition has no guard, interceptor or filter anywhere (most): its pipeline is none and
+   * there is nothing to check, so bootstrap leaves it to the first call instead of caching a null now.
+   */
+  isBare(def: Handler): boolean {
+    return this.noAppWide && ownRefs(def.source) === EMPTY_PIPELINE;
+  }
 
   /** The definition's pipeline (resolved on first use; bootstrap asks for every definition). */
   of(def: Handler): Pipeline | undefined {
@@ -44,17 +55,13 @@ export class Pipelines {
 
   /** The classes a set of refs names (for the start-up constructibility check). */
   static classesOf(refs: PipelineRefs): Function[] {
+    if (refs === EMPTY_PIPELINE) return [];
     return [...refs.guards, ...refs.interceptors, ...refs.filters].filter((r) => typeof r === 'function');
   }
 
   private build(def: Handler): Pipeline | null {
-    const { source } = def;
-    const own =
-      source.kind === 'method'
-        ? pipelineRefsOf(source.cls, source.method)
-        : source.cls
-          ? pipelineRefsOf(source.cls, source.method)
-          : (source.pipeline ?? EMPTY_PIPELINE);
+    const own = ownRefs(def.source);
+    if (own === EMPTY_PIPELINE && this.noAppWide) return null;
     const refs = (kind: Kind) => [...this.appWide[kind], ...own[kind]];
     const guards = refs('guards');
     const interceptors = refs('interceptors');
@@ -153,4 +160,10 @@ function describe(v: unknown): string {
 
 function invalid(message: string): FrameworkError {
   return new FrameworkError('OMC_INVALID_DEFINITION', message);
+}
+
+/** The refs a handler carries itself (its class's and method's, or a function's own), before the app-wide ones. */
+function ownRefs(source: HandlerSource): PipelineRefs {
+  if (source.kind === 'method' || source.cls) return pipelineRefsOf(source.cls!, source.method);
+  return source.pipeline ?? EMPTY_PIPELINE;
 }
