@@ -32,6 +32,18 @@ function append<O>(key: symbol, target: object, entry: MethodEntry<O>): void {
 /** Entries of a class and its ancestors; a subclass entry for the same method wins. */
 function read<O>(key: symbol, cls: Function): MethodEntry<O>[] {
   assertReflect();
+  // Most classes: the entries are all on the class itself, one per method (no override to resolve).
+  let only: MethodEntry<O>[] | undefined;
+  let owners = 0;
+  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    const own = Reflect.getOwnMetadata(key, c) as MethodEntry<O>[] | undefined;
+    if (own?.length) {
+      only = own;
+      owners++;
+    }
+  }
+  if (owners === 0) return [];
+  if (owners === 1 && oneEach(only!)) return only!.slice();
   const chain: Function[] = [];
   for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
     chain.unshift(c as Function);
@@ -47,6 +59,11 @@ function read<O>(key: symbol, cls: Function): MethodEntry<O>[] {
     }
   }
   return [...byMethod.values()].flat();
+}
+
+function oneEach(entries: readonly MethodEntry<unknown>[]): boolean {
+  if (entries.length < 2) return true;
+  return new Set(entries.map((e) => e.method)).size === entries.length;
 }
 
 export const MetadataStore = {

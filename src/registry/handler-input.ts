@@ -10,16 +10,15 @@ import type { JsonObject } from '../protocol/jsonrpc';
 import { checkDto, compileJsonSchema, createDtoValidator, jsonSchemaFor } from '../schema';
 import type { InputValidation } from './definitions';
 import { hasUntypedInput, inferInputDto } from './handler-params';
-import { once } from './objects';
 
 const EMPTY_INPUT: JsonObject = Object.freeze({ type: 'object', additionalProperties: false }) as JsonObject;
 const NO_NAMES: ReadonlySet<string> = new Set();
 
 export interface CheckedInput {
   /** The input's JSON Schema: built on first read for a DTO, already built otherwise. */
-  readonly schema: () => JsonObject;
+  schema(): JsonObject;
   /** The arguments' validator: built on first read for a DTO, already built otherwise. */
-  readonly validator: () => (args: unknown) => InputValidation;
+  validator(): (args: unknown) => InputValidation;
   /** The schema's top-level property names, known without building it. */
   readonly names: ReadonlySet<string>;
   /** False when the schema cannot carry `x-mcp-header` (no header rule to check, no schema to build). */
@@ -37,19 +36,33 @@ export function checkInput(source: SchemaSource | undefined): CheckedInput {
   }
   if (typeof source === 'function') {
     const outline = checkDto(source);
-    return {
-      schema: once(() => jsonSchemaFor(source) as JsonObject),
-      validator: once(() => validatorFor(source)),
-      names: outline.names,
-      mayDeclareHeaders: outline.mayDeclareHeaders,
-      built: false,
-    };
+    return new DtoInput(source, outline.names, outline.mayDeclareHeaders);
   }
   const schema = jsonSchemaFor(source) as JsonObject;
   const validate = validatorFor(source);
   const properties = schema.properties;
   const names = properties && typeof properties === 'object' ? new Set(Object.keys(properties)) : NO_NAMES;
   return { schema: () => schema, validator: () => validate, names, mayDeclareHeaders: true, built: true };
+}
+
+/** A checked DTO: one object per handler, its schema and validator built on first read (no closure per handler). */
+class DtoInput implements CheckedInput {
+  readonly built = false;
+  #schema?: JsonObject;
+  #validator?: (args: unknown) => InputValidation;
+
+  constructor(
+    private readonly dto: Function,
+    readonly names: ReadonlySet<string>,
+    readonly mayDeclareHeaders: boolean,
+  ) {}
+
+  schema(): JsonObject {
+    return (this.#schema ??= jsonSchemaFor(this.dto) as JsonObject);
+  }
+  validator(): (args: unknown) => InputValidation {
+    return (this.#validator ??= validatorFor(this.dto));
+  }
 }
 
 /** Validator for a DTO class or a raw JSON Schema; a missing `arguments` is `{}`. */

@@ -54,7 +54,7 @@ export class ToolRecipe implements ToolParts {
   }
 
   validate(): (args: unknown) => InputValidation {
-    const check = forOwner(this.owner, this.input.validator);
+    const check = forOwner(this.owner, () => this.input.validator());
     const asks = this.asks;
     // The fallback's own argument is the framework's: the DTO never sees it.
     return asks?.fallback ? (args: unknown) => check(withoutFallbackArgument(args, asks)) : check;
