@@ -75,7 +75,9 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
     );
   }
   // Only a schema that can carry x-mcp-header is built now, to check its header rules.
-  const headerProblem = input.mayDeclareHeaders ? mcpHeaderProblems(forOwner(owner, () => input.schema()))[0] : undefined;
+  const headerProblem = input.mayDeclareHeaders
+    ? mcpHeaderProblems(forOwner(owner, () => input.schema()))[0]
+    : undefined;
   if (headerProblem) throw new FrameworkError('OMC_INVALID_MCP_HEADER', `${owner}: x-mcp-header on ${headerProblem}`);
   const asks = declaredAsks(owner, 'tool', options.asks);
   if (asks !== undefined) forOwner(owner, () => assertNoFallbackClash(input.names, asks));
