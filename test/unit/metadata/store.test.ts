@@ -20,6 +20,21 @@ test('a subclass inherits its parent entries; its own entry for the same method 
   expect(MetadataStore.tools(Base).map((e) => e.options.description)).toEqual(['base a', 'base b']);
 });
 
+test('entries of one class come back in order, a method\'s entries together, and as a copy', () => {
+  class Own {}
+  MetadataStore.addTool(Own.prototype, { method: 'a', options: { description: 'a1' } });
+  MetadataStore.addTool(Own.prototype, { method: 'b', options: { description: 'b1' } });
+  MetadataStore.addTool(Own.prototype, { method: 'a', options: { description: 'a2' } });
+  expect(MetadataStore.tools(Own).map((e) => e.options.description)).toEqual(['a1', 'a2', 'b1']);
+  class OneEach {}
+  MetadataStore.addTool(OneEach.prototype, { method: 'x', options: { description: 'x' } });
+  MetadataStore.addTool(OneEach.prototype, { method: 'y', options: { description: 'y' } });
+  const first = MetadataStore.tools(OneEach);
+  expect(first.map((e) => e.options.description)).toEqual(['x', 'y']);
+  first.pop();
+  expect(MetadataStore.tools(OneEach)).toHaveLength(2);
+});
+
 test('kinds are kept apart', () => {
   class Mixed {}
   MetadataStore.addPrompt(Mixed.prototype, { method: 'p', options: {} });
