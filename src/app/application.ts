@@ -333,13 +333,14 @@ export class McpApplication {
       ...this.registry.listDirectories(),
     ];
     const classes = new Set(Pipelines.classesOf(appWide));
-    for (const def of defs) {
-      const { source } = def;
+    // A handler with no ref anywhere names no class and has no pipeline: its first call resolves it.
+    const resolveNow = defs.filter((def) => !pipelines.isBare(def));
+    for (const { source } of resolveNow) {
       if (!source.cls) continue;
       for (const cls of Pipelines.classesOf(pipelineRefsOf(source.cls, source.method))) classes.add(cls);
     }
     assertConstructible(classes, this.container);
-    for (const def of defs) if (!pipelines.isBare(def)) pipelines.of(def);
+    for (const def of resolveNow) pipelines.of(def);
     return pipelines;
   }
 
