@@ -95,12 +95,13 @@ function ancestry(dto: Function): Function[] {
 }
 
 /**
- * Whether class-transformer holds `@Type` metadata for a class of the chain: one look at its private
+ * Whether class-transformer holds `@Type` metadata for a class of the chain (or for one class): one look at its private
  * map per DTO instead of an ancestor walk per property. A storage of another shape: assume it does.
  */
-export function mayHaveTypeMetadata(chain: readonly Function[]): boolean {
+export function mayHaveTypeMetadata(chain: readonly Function[] | Function): boolean {
   const map = (defaultMetadataStorage as unknown as { _typeMetadatas?: unknown })._typeMetadatas;
-  return !(map instanceof Map) || chain.some((c) => map.has(c));
+  if (!(map instanceof Map)) return true;
+  return typeof chain === 'function' ? map.has(chain) : chain.some((c) => map.has(c));
 }
 
 function readTransformType(dto: Function, property: string): Function | undefined {

@@ -42,7 +42,7 @@ export function dtoShape(dto: Function, fields: InstanceFields): DtoShape | unde
   if (Object.getPrototypeOf(dto) !== Function.prototype) return undefined; // an ancestor's rules and fields count
   if (typeof prototype !== 'object' || prototype === null) return undefined;
   if (Object.getPrototypeOf(prototype) !== Object.prototype) return undefined;
-  if (hasOwnFieldOptions(dto) || mayHaveTypeMetadata([dto])) return undefined;
+  if (hasOwnFieldOptions(dto) || mayHaveTypeMetadata(dto)) return undefined;
   const rules = ownValidationMetadatas(dto);
   if (rules === undefined) return undefined;
   if (steps > STEPS_KEPT) {
