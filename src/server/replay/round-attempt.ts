@@ -11,7 +11,7 @@ import { watchEffects } from '../../context/effect-watch';
 import type { AttemptInfo } from '../pipeline/pipeline';
 import { telemetryOf } from '../request/request-telemetry-of';
 import { DryReplay } from './dry-replay';
-import type { AskRun, Attempt, EngineDeps, Outcome, Settled } from './engine-types';
+import { settledOf, type AskRun, type Attempt, type Ended, type EngineDeps, type Outcome, type Settled } from './engine-types';
 import type { FlowHold } from './flow-hold';
 import type { OpenedRound } from './flow-open';
 import { endRound } from './round-end';
@@ -20,7 +20,7 @@ import { endRound } from './round-end';
 class RoundAttempt<T> implements Attempt<T> {
   /** The handler's value or throw when it came back synchronously; else `pending`. */
   settled?: Settled<T>;
-  pending?: Promise<T>;
+  pending?: Promise<T | Ended>;
 
   constructor(
     readonly port: ReplayAskPort,
@@ -69,7 +69,7 @@ function startRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, hold:
       ? watchEffects(lint.effects, () => r.run(port, state, r.io, info))
       : r.run(port, state, r.io, info);
     if (value instanceof Promise) attempt.pending = value;
-    else attempt.settled = { ok: true, value };
+    else attempt.settled = settledOf(value);
   } catch (error) {
     attempt.settled = { ok: false, error };
   }
