@@ -11,7 +11,15 @@ import { watchEffects } from '../../context/effect-watch';
 import type { AttemptInfo } from '../pipeline/pipeline';
 import { telemetryOf } from '../request/request-telemetry-of';
 import { DryReplay } from './dry-replay';
-import { settledOf, type AskRun, type Attempt, type Ended, type EngineDeps, type Outcome, type Settled } from './engine-types';
+import {
+  settledOf,
+  type AskRun,
+  type Attempt,
+  type Ended,
+  type EngineDeps,
+  type Outcome,
+  type Settled,
+} from './engine-types';
 import type { FlowHold } from './flow-hold';
 import type { OpenedRound } from './flow-open';
 import { endRound } from './round-end';
