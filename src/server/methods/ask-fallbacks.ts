@@ -18,6 +18,7 @@ import { APPROVAL_ARGUMENT, CONFIRM_ARGUMENT, withoutFallbackArgument } from '..
 import type { ToolDefinition } from '../../registry/definitions';
 import type { DeclaredAsks } from '../../registry/declared-asks';
 import type { ServerCore } from '../core/server-core';
+import { ENDED, type Ended } from '../replay/engine-types';
 import type { RequestIO } from '../request/request-io';
 import type { RequestScope } from '../request/request-scope';
 import { telemetryOf } from '../request/request-telemetry-of';
@@ -110,9 +111,9 @@ export function withFallback(
 export async function settleWithFallback(
   port: FallbackAskPort,
   def: ToolDefinition,
-  produced: CallToolResult | Promise<CallToolResult>,
-): Promise<CallToolResult> {
-  let result: CallToolResult | undefined;
+  produced: CallToolResult | Ended | Promise<CallToolResult | Ended>,
+): Promise<CallToolResult | Ended> {
+  let result: CallToolResult | Ended | undefined;
   try {
     result = await produced;
   } catch (e) {
@@ -123,7 +124,12 @@ export async function settleWithFallback(
       throw e;
     }
   }
-  if (port.approval || result === undefined) {
+  // The attempt ended on an unanswered ask (the signal, as a value): as thrown above.
+  if (result === ENDED && !port.approval) {
+    await port.settle({ ok: false });
+    return ENDED;
+  }
+  if (port.approval || result === undefined || result === ENDED) {
     await port.settle({ ok: false });
     return approvalResult(port.approval!, def);
   }

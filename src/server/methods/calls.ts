@@ -119,6 +119,8 @@ export function callTool(
     if (def.task === 'required') return tasksRequired(g, req, scope, io);
   }
   const outcome = runToolRound(core, g, req, checked.value, scope, io);
+  // A 2026 outcome goes as it is: no promise hop to reshape it (each round of a flow comes this way).
+  if (scope.era === 'modern') return outcome as Outcome<JsonObject> | Promise<Outcome<JsonObject>>;
   if (outcome instanceof Promise) return outcome.then((o) => forRevision(o, scope, def.outputSchema));
   return forRevision(outcome, scope, def.outputSchema);
 }

@@ -10,7 +10,7 @@ import { ProtocolError } from '../../errors/protocol-error';
 import type { JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { CallToolResult } from '../../protocol/types';
 import { runWithAsks } from '../replay/ask-engine';
-import type { Outcome } from '../replay/engine-types';
+import { ENDED, type Ended, type Outcome } from '../replay/engine-types';
 import { vetHandlerError } from '../replies/handler-codes';
 import { makeContext } from './call-context';
 import { invokeGuarded, type GuardedTool } from './guarded';
@@ -68,7 +68,7 @@ function attemptTool(
   asks: AskPort,
   state: StateBag,
   attempt: AttemptInfo | undefined,
-): CallToolResult | Promise<CallToolResult> {
+): CallToolResult | Ended | Promise<CallToolResult | Ended> {
   const ctx = makeContext(req, scope, runIo, asks, state, core.forms.gate(g.def), g.def);
   let value: unknown;
   try {
@@ -87,7 +87,7 @@ function attemptTool(
 }
 
 /** The handler's value as the tool's result, checked against its outputSchema. */
-function shapedResult(core: ServerCore, g: GuardedTool, scope: RequestScope, value: unknown): CallToolResult {
+function shapedResult(core: ServerCore, g: GuardedTool, scope: RequestScope, value: unknown): CallToolResult | Ended {
   const def = g.def;
   try {
     const result = toolResult(def, endIfInputRequired(value));
@@ -102,9 +102,13 @@ function shapedResult(core: ServerCore, g: GuardedTool, scope: RequestScope, val
   }
 }
 
-/** A throw of the handler (or its pipeline): signals and protocol errors go on, the rest is the tool's failure. */
-function toolFailure(core: ServerCore, g: GuardedTool, scope: RequestScope, e: unknown): CallToolResult {
+/**
+ * A throw of the handler (or its pipeline): signals and protocol errors go on, the rest is the tool's failure.
+ * The ask's signal goes on as the value ENDED: a round 1 ends without one more throw per async layer.
+ */
+function toolFailure(core: ServerCore, g: GuardedTool, scope: RequestScope, e: unknown): CallToolResult | Ended {
   const def = g.def;
+  if (e === InputRequiredSignal.instance) return ENDED;
   if (e instanceof InputRequiredSignal || e instanceof InputRequired) throw e;
   // The fallback's signals: the call answers with a link, or with a finished flow's result.
   if (e instanceof ApprovalNeeded || e instanceof ApprovalCompleted) throw e;

@@ -4,6 +4,7 @@
  * engine's parts (open, attempt, end, legacy) import the words, not each other.
  */
 import type { AskPort } from '../../context/ask-port';
+import { InputRequiredSignal } from '../../context/input-required';
 import type { ReplayAskPort } from '../../context/replay-port';
 import type { StateBag } from '../../context/state-bag';
 import type { JsonObject } from '../../protocol/jsonrpc';
@@ -50,10 +51,24 @@ export interface AskRun<T> {
    * One attempt; `io` is the request's, or a silent one for the linter's dry replay. `attempt` is
    * given for a real attempt only (guards and interceptors run there, never in the dry replay).
    */
-  run: (asks: AskPort, state: StateBag, io: RequestIO, attempt?: AttemptInfo) => T | Promise<T>;
+  run: (asks: AskPort, state: StateBag, io: RequestIO, attempt?: AttemptInfo) => T | Ended | Promise<T | Ended>;
 }
 
 export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/**
+ * What a run may return instead of throwing InputRequiredSignal: its attempt ended on an unanswered ask.
+ * A plain value, so the round's end does not unwind as an exception through each async layer (issue 34).
+ * Internal: a handler cannot return it (it never reaches user code).
+ */
+export const ENDED: unique symbol = Symbol('onemodelcontext:attempt-ended');
+export type Ended = typeof ENDED;
+
+/** A run's value as its attempt's settlement: ENDED is the signal's throw (one shared object, nothing made). */
+const ENDED_SETTLED: Settled<never> = Object.freeze({ ok: false, error: InputRequiredSignal.instance });
+export function settledOf<T>(value: T | Ended): Settled<T> {
+  return value === ENDED ? ENDED_SETTLED : { ok: true, value };
+}
 
 /** One 2026 attempt as round-attempt.ts hands it to round-end.ts: its port, state bag and value. */
 export interface Attempt<T> {
@@ -62,5 +77,5 @@ export interface Attempt<T> {
   readonly lint: DryReplay | undefined;
   /** The handler's value or throw when it came back synchronously; else `pending`. */
   readonly settled?: Settled<T>;
-  readonly pending?: Promise<T>;
+  readonly pending?: Promise<T | Ended>;
 }

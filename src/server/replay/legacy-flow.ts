@@ -10,7 +10,8 @@ import { StateBag } from '../../context/state-bag';
 import { FrameworkError } from '../../errors/framework-error';
 import { ProtocolError } from '../../errors/protocol-error';
 import type { LegacyVersion } from '../../protocol/versions';
-import type { AskRun, EngineDeps } from './engine-types';
+import { InputRequiredSignal } from '../../context/input-required';
+import { ENDED, type AskRun, type Ended, type EngineDeps } from './engine-types';
 import { telemetryOf } from '../request/request-telemetry-of';
 
 /** The handler's value; synchronously when it returns without awaiting and asks nothing (the common call). */
@@ -25,13 +26,14 @@ export function runLegacy<T>(deps: EngineDeps, r: AskRun<T>): T | Promise<T> {
     telemetry: telemetryOf(r.scope)?.legacyAsks(),
   });
   const state = new StateBag();
-  let first: T | Promise<T>;
+  let first: T | Ended | Promise<T | Ended>;
   try {
     first = r.run(port, state, r.io, { round: 1, completes: () => true });
   } catch (e) {
     return moreRounds(deps, r, port, state, Promise.reject(e));
   }
-  return first instanceof Promise ? moreRounds(deps, r, port, state, first) : first;
+  if (first instanceof Promise) return moreRounds(deps, r, port, state, first);
+  return first === ENDED ? moreRounds(deps, r, port, state, Promise.reject(InputRequiredSignal.instance)) : first;
 }
 
 /**
@@ -43,11 +45,13 @@ async function moreRounds<T>(
   r: AskRun<T>,
   port: LegacyAskPort,
   state: StateBag,
-  attempt: Promise<T>,
+  attempt: Promise<T | Ended>,
 ): Promise<T> {
   for (let round = 1; ; round++) {
     try {
-      return await attempt;
+      const value = await attempt;
+      if (value === ENDED) throw InputRequiredSignal.instance; // as it was thrown (legacy asks never end an attempt)
+      return value;
     } catch (e) {
       if (!(e instanceof InputRequired)) throw e;
       if (round > deps.legacyMaxInputRounds) {

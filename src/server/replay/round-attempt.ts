@@ -11,22 +11,38 @@ import { watchEffects } from '../../context/effect-watch';
 import type { AttemptInfo } from '../pipeline/pipeline';
 import { telemetryOf } from '../request/request-telemetry-of';
 import { DryReplay } from './dry-replay';
-import type { AskRun, Attempt, EngineDeps, Outcome, Settled } from './engine-types';
+import {
+  settledOf,
+  type AskRun,
+  type Attempt,
+  type Ended,
+  type EngineDeps,
+  type Outcome,
+  type Settled,
+} from './engine-types';
 import type { FlowHold } from './flow-hold';
 import type { OpenedRound } from './flow-open';
 import { endRound } from './round-end';
 
-/** One attempt: its port and state bag (round-end reads both), and the handler's value or promise. */
-class RoundAttempt<T> implements Attempt<T> {
+/**
+ * One attempt: its port and state bag (round-end reads both), and the handler's value or promise. It is
+ * also what the attempt tells the pipeline (AttemptInfo): one object per round, no closure.
+ */
+class RoundAttempt<T> implements Attempt<T>, AttemptInfo {
   /** The handler's value or throw when it came back synchronously; else `pending`. */
   settled?: Settled<T>;
-  pending?: Promise<T>;
+  pending?: Promise<T | Ended>;
 
   constructor(
+    readonly round: number,
     readonly port: ReplayAskPort,
     readonly state: StateBag,
     readonly lint: DryReplay | undefined,
   ) {}
+
+  completes(): boolean {
+    return this.port.pending.length === 0;
+  }
 }
 
 /**
@@ -62,28 +78,15 @@ function startRound<T>(deps: EngineDeps, r: AskRun<T>, round: OpenedRound, hold:
     lint !== undefined, // the trace is the linter's
   );
   const state = new StateBag(initialState(flow));
-  const info = new PortAttempt(flow.round, port);
-  const attempt = new RoundAttempt<T>(port, state, lint);
+  const attempt = new RoundAttempt<T>(flow.round, port, state, lint);
   try {
     const value = lint
-      ? watchEffects(lint.effects, () => r.run(port, state, r.io, info))
-      : r.run(port, state, r.io, info);
+      ? watchEffects(lint.effects, () => r.run(port, state, r.io, attempt))
+      : r.run(port, state, r.io, attempt);
     if (value instanceof Promise) attempt.pending = value;
-    else attempt.settled = { ok: true, value };
+    else attempt.settled = settledOf(value);
   } catch (error) {
     attempt.settled = { ok: false, error };
   }
   return attempt;
-}
-
-/** What a real 2026 attempt tells the pipeline (a class: no closure per round on the hot path). */
-class PortAttempt implements AttemptInfo {
-  constructor(
-    readonly round: number,
-    private readonly port: { readonly pending: readonly unknown[] },
-  ) {}
-
-  completes(): boolean {
-    return this.port.pending.length === 0;
-  }
 }

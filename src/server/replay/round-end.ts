@@ -17,12 +17,19 @@ import { askKindOf } from '../../telemetry/conventions';
 import type { RequestTelemetry } from '../../telemetry/request-telemetry';
 import type { RequestScope } from '../request/request-scope';
 import { telemetryOf } from '../request/request-telemetry-of';
-import type { AskRun, Attempt, EngineDeps, Outcome, Settled, StateSealer } from './engine-types';
+import {
+  settledOf,
+  type AskRun,
+  type Attempt,
+  type EngineDeps,
+  type Outcome,
+  type StateSealer,
+} from './engine-types';
 import type { FlowHold } from './flow-hold';
 import type { OpenedRound } from './flow-open';
 import { replayProblems, reportReplayProblems } from './replay-lint';
 
-/** Complete, or seal the next round. */
+/** Complete, or seal the next round; the flow is released (when still held) before the outcome is given. */
 export async function endRound<T>(
   deps: EngineDeps,
   r: AskRun<T>,
@@ -30,49 +37,53 @@ export async function endRound<T>(
   hold: FlowHold,
   attempt: Attempt<T>,
 ): Promise<Outcome<T>> {
-  const settled = attempt.settled ?? (await settle(attempt.pending!));
-  const { port, state, lint } = attempt;
-  const telemetry = telemetryOf(r.scope);
-  if (!settled.ok && settled.error instanceof ProtocolError) throw settled.error;
-  if (!settled.ok && settled.error instanceof InputRequired) {
-    const requests = lowLevelRequests(settled.error, r.scope.clientCapabilities);
+  try {
+    let settled = attempt.settled;
+    if (!settled) {
+      // Awaited here, not through a helper: one promise hop. An ended attempt comes back as the value ENDED.
+      try {
+        settled = settledOf(await attempt.pending!);
+      } catch (error) {
+        settled = { ok: false, error };
+      }
+    }
+    const { port, state, lint } = attempt;
+    const telemetry = telemetryOf(r.scope);
+    if (!settled.ok && settled.error instanceof ProtocolError) throw settled.error;
+    if (!settled.ok && settled.error instanceof InputRequired) {
+      const requests = lowLevelRequests(settled.error, r.scope.clientCapabilities);
+      await hold.register();
+      if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
+      const result = sealLowLevel(deps.sealer, round, requests, settled.error.requestState, state);
+      telemetry?.sealed((result.requestState as string).length);
+      return { kind: 'input_required', result };
+    }
+    if (port.pending.length === 0) {
+      if (!settled.ok) throw settled.error;
+      // The code ran: its result is the answer even when the store cannot record it (complete logs why).
+      if (hold.held) await hold.complete(settled.value);
+      if (round.continues) telemetry?.flowCompleted(round.flow.round);
+      return { kind: 'complete', value: settled.value };
+    }
+    if (lint) {
+      const replay = await lint.replay(r, deps.maxReasks);
+      reportReplayProblems(
+        deps.replayLint,
+        deps.logger,
+        `${r.method} ${r.target}`,
+        replayProblems(port.trace ?? [], replay, lint.effects),
+      );
+    }
+    // A new flow is registered once it needs a next round (so a full store refuses it now).
     await hold.register();
-    if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
-    const result = sealLowLevel(deps.sealer, round, requests, settled.error.requestState, state);
+    port.markPausesAnswered();
+    if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
+    const result = sealPending(deps.sealer, round, port.pending, state);
     telemetry?.sealed((result.requestState as string).length);
     return { kind: 'input_required', result };
-  }
-  if (port.pending.length === 0) {
-    if (!settled.ok) throw settled.error;
-    // The code ran: its result is the answer even when the store cannot record it (complete logs why).
-    if (hold.held) await hold.complete(settled.value);
-    if (round.continues) telemetry?.flowCompleted(round.flow.round);
-    return { kind: 'complete', value: settled.value };
-  }
-  if (lint) {
-    const replay = await lint.replay(r, deps.maxReasks);
-    reportReplayProblems(
-      deps.replayLint,
-      deps.logger,
-      `${r.method} ${r.target}`,
-      replayProblems(port.trace ?? [], replay, lint.effects),
-    );
-  }
-  // A new flow is registered once it needs a next round (so a full store refuses it now).
-  await hold.register();
-  port.markPausesAnswered();
-  if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
-  const result = sealPending(deps.sealer, round, port.pending, state);
-  telemetry?.sealed((result.requestState as string).length);
-  return { kind: 'input_required', result };
-}
-
-/** The handler's promise as a value or a throw. */
-async function settle<T>(pending: Promise<T>): Promise<Settled<T>> {
-  try {
-    return { ok: true, value: await pending };
-  } catch (error) {
-    return { ok: false, error };
+  } finally {
+    // Held only while the next round is sealed (or this one's record is written): let go before answering.
+    if (hold.held) await hold.release();
   }
 }
 
