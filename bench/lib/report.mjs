@@ -19,6 +19,7 @@ function header(results) {
     '',
     '![ours ÷ peer per scenario](results.svg)',
     '',
+    quietReadings(),
     '## Machine and versions',
     '',
     table(['item', 'value'], [
@@ -50,6 +51,12 @@ function header(results) {
     '- Each process mints its requestState with a random per-process key (both ours and the SDK v2 codec). One tiny payload, HTTP/1.1 keep-alive, no TLS.',
     '',
   ].join('\n');
+}
+
+/** The hand-written readings of the last quiet re-runs (bench/quiet-readings.md), kept across generated reports. */
+function quietReadings() {
+  const file = new URL('../quiet-readings.md', import.meta.url);
+  return existsSync(file) ? `${readFileSync(file, 'utf8').trim()}\n` : '';
 }
 
 function targets(results) {
