@@ -175,6 +175,11 @@ export class Registry {
     return () => this.listeners.delete(listener);
   }
 
+  /** The same as calling subscribe's return: for holders that keep the listener, not a closure more. */
+  unsubscribe(listener: RegistryListener): void {
+    this.listeners.delete(listener);
+  }
+
   /** Hears only changes made in this registry (not relayed ones): what a fleet's bus publishes. */
   onLocalChange(listener: RegistryListener): () => void {
     this.localListeners.add(listener);

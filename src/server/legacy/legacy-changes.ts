@@ -4,7 +4,7 @@
  * ends the session's subscriptions.
  */
 import type { JsonRpcNotification } from '../../protocol/jsonrpc';
-import type { Registry } from '../../registry/registry';
+import type { Registry, RegistryListener } from '../../registry/registry';
 import type { LegacySession } from './legacy-session';
 
 export function followChanges(
@@ -12,15 +12,16 @@ export function followChanges(
   session: LegacySession,
   send: (n: JsonRpcNotification) => void,
 ): () => void {
-  const stop = registry.subscribe((e) => {
+  const listener: RegistryListener = (e) => {
     if (e.type === 'listChanged') send({ jsonrpc: '2.0', method: `notifications/${e.list}/list_changed` });
-    else if (session.subscriptions.has(e.uri)) {
+    else if (session.isSubscribed(e.uri)) {
       send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: e.uri } });
     }
-  });
+  };
+  registry.subscribe(listener);
   // The session is over: its subscriptions end (a mount unsubscribes upstream).
   return () => {
-    stop();
+    registry.unsubscribe(listener);
     session.unsubscribe();
   };
 }

@@ -18,9 +18,12 @@ export class LegacySession {
   initialized = false;
   /** Set by logging/setLevel; until then everything from `info` up is sent. */
   logLevel: LogLevel = 'info';
-  readonly subscriptions = new Set<string>();
-  /** Releases of what the subscriptions told their resources (a mount's upstream subscription). */
-  private readonly watches = new Map<string, () => void>();
+  /**
+   * Subscribed URIs, each with the release of what it told its resource (a mount's upstream
+   * subscription). Made on the first subscribe: most sessions never subscribe, and an empty Map
+   * per idle session is a sizeable share of its memory.
+   */
+  private watches?: Map<string, () => void>;
 
   constructor(
     /** HTTP session id, undefined on stdio and stateless HTTP. */
@@ -29,16 +32,28 @@ export class LegacySession {
     readonly principalId?: string,
   ) {}
 
+  isSubscribed(uri: string): boolean {
+    return this.watches?.has(uri) ?? false;
+  }
+
+  get subscriptionCount(): number {
+    return this.watches?.size ?? 0;
+  }
+
+  subscribedUris(): Iterable<string> {
+    return this.watches?.keys() ?? [];
+  }
+
   subscribe(uri: string, release: () => void): void {
-    this.subscriptions.add(uri);
-    this.watches.set(uri, release);
+    (this.watches ??= new Map()).set(uri, release);
   }
 
   unsubscribe(uri?: string): void {
-    for (const u of uri === undefined ? [...this.subscriptions] : [uri]) {
-      this.subscriptions.delete(u);
-      this.watches.get(u)?.();
-      this.watches.delete(u);
+    const watches = this.watches;
+    if (watches === undefined) return;
+    for (const u of uri === undefined ? [...watches.keys()] : [uri]) {
+      watches.get(u)?.();
+      watches.delete(u);
     }
   }
 

@@ -21,7 +21,7 @@ export async function legacySubscription(
     session.unsubscribe(uri);
     return {};
   }
-  if (session.subscriptions.has(uri)) return {};
+  if (session.isSubscribed(uri)) return {};
   const fixed = core.registry.resource(uri);
   const def = fixed ?? core.registry.matchTemplate(uri)?.def;
   const notFound = () => new ProtocolError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
@@ -33,7 +33,7 @@ export async function legacySubscription(
     throw notFound();
   }
   const max = core.options.maxSubscriptionsPerSession;
-  if (session.subscriptions.size >= max) {
+  if (session.subscriptionCount >= max) {
     throw ProtocolError.invalidRequest(
       `resources/subscribe: this session already holds ${max} subscriptions (maxSubscriptionsPerSession); unsubscribe first`,
     );
@@ -41,7 +41,7 @@ export async function legacySubscription(
   // Counted in bytes too: with the session caps, this bounds what a principal's sessions hold.
   const maxBytes = core.options.maxSubscriptionUriBytes;
   let bytes = Buffer.byteLength(uri);
-  for (const held of session.subscriptions) bytes += Buffer.byteLength(held);
+  for (const held of session.subscribedUris()) bytes += Buffer.byteLength(held);
   if (bytes > maxBytes) {
     throw ProtocolError.invalidRequest(
       `resources/subscribe: this session's subscriptions would take more than ${maxBytes} bytes of URIs ` +

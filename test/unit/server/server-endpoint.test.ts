@@ -63,7 +63,7 @@ test('listen is not a legacy method', async () => {
 test('a legacy session hears list changes and its subscribed resources only', () => {
   const app = makeApp([]);
   const session = new LegacySession();
-  session.subscriptions.add('mem://a');
+  session.subscribe('mem://a', () => {});
   const sent: JsonRpcNotification[] = [];
   const stop = app.endpoint.followChanges(session, (n) => sent.push(n));
   app.addTool(tool('t'));
