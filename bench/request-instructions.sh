@@ -10,6 +10,9 @@
 #   SERVER=bench/servers/raw.mjs bash bench/request-instructions.sh dist/cjs fixed 4000
 #   SERVER=bench/servers/floor-mrtr.mjs bash bench/request-instructions.sh dist/cjs mrtr 2000 MODE=hmac
 # WARM (default 6000 units; 3000 is enough for mrtr) sets the warm-up. Needs valgrind.
+# Valgrind offers no SHA-NI, so OpenSSL hashes with its AVX2 code here (~1.7 k instructions per SHA-256
+# block) where the native process uses SHA-NI: compare builds within one requestState mode, not HMAC mode
+# against ENCRYPT=1 (callgrind reads AES-GCM 1.39× the HMAC seal; natively it is 4.5–7×; profile-notes.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIST=$(realpath "$1"); KIND=$2; N=$3; shift 3
