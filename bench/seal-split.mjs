@@ -7,13 +7,16 @@
 // OPENSSL_ia32cap=:~0x20000000 masks SHA-NI, which valgrind never offers (bench/profile-notes.md).
 //
 //   node bench/seal-split.mjs [--ops 20000] [--rounds 5] [--bytes 360] [--only aes,hmac]
+// Instructions per seal: --count N runs 5 000 warm-up operations then N of the one --only names, and
+// nothing else; difference the callgrind totals of two N, e.g.
+//   valgrind --tool=callgrind node --predictable bench/seal-split.mjs --only aes --count 2000   (and 12000)
 import { createCipheriv, createSecretKey, hash, randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const { values: a } = parseArgs({ options: {
   ops: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' },
-  bytes: { type: 'string', default: '360' }, only: { type: 'string', default: '' },
+  bytes: { type: 'string', default: '360' }, only: { type: 'string', default: '' }, count: { type: 'string' },
 } });
 const OPS = Number(a.ops);
 const claims = randomBytes(Number(a.bytes));
@@ -77,6 +80,12 @@ function measure(run, cold, n) {
     minflt: (r1.minorPageFault - r0.minorPageFault) / n,
     csw: (r1.voluntaryContextSwitches - r0.voluntaryContextSwitches + r1.involuntaryContextSwitches - r0.involuntaryContextSwitches) / n,
   };
+}
+
+if (a.count !== undefined) {
+  const run = OPERATIONS[names[0]];
+  for (let i = 0; i < 5000 + Number(a.count); i++) run(i);
+  process.exit(0);
 }
 
 const noop = () => {};
