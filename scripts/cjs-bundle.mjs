@@ -56,6 +56,29 @@ const LAZY_PACKAGES = {
   },
 };
 
+/**
+ * Our own modules a bundled module's `require` gets on demand (issue 38: a stdio server's start-up runs
+ * none of them before its first answer). Each importer gets an object of getters, one per name the
+ * module exports (read here, at build time), that runs the module on the first read of any of them;
+ * the file's stub, and so a deep import, gets the module itself (the same classes). Only modules
+ * whose evaluation has no effect beyond their own exports belong here; an importer that reads a name
+ * while it loads (`class A extends B`) simply runs the module then.
+ * - the URI-template engine (8 modules): only resource templates and fixed resource URIs use it;
+ * - reading and checking `@Skills` folders (6 modules): only a class with `@Skills` uses them;
+ * - building input validators and compiling JSON Schemas (~10 modules): a tool's first call;
+ * - the elicitation form builder: a form's first use;
+ * - the approval pages' HTML route: the first page a browser opens.
+ */
+const LAZY_MODULES = [
+  'registry/uri-template.js',
+  'skills/read-skill-folder.js',
+  'skills/skill-set.js',
+  'schema/dto-validator.js',
+  'schema/json-schema-validator.js',
+  'schema/elicitation-form.js',
+  'approval/page-route.js',
+];
+
 /** The module our bundles get for `require(name)`: getters that load the package (or `direct`'s file) on first read. */
 function lazyPackageSource(name, direct) {
   const names = Object.keys(buildTimeRequire(name)).filter((n) => n !== 'default' && !(n in direct));
@@ -75,11 +98,27 @@ module.exports = lazy;
 `;
 }
 
+/** What a bundled module gets for `require` of one of LAZY_MODULES: getters that run it on first read. */
+function lazyModuleSource(root, file) {
+  const names = Object.keys(buildTimeRequire(resolve(root, file))).filter((n) => n !== 'default');
+  return `
+let mod;
+const lazy = {};
+Object.defineProperty(lazy, '__esModule', { value: true });
+for (const name of ${JSON.stringify(names)}) {
+  Object.defineProperty(lazy, name, { enumerable: true, get: () => (mod ??= require(${JSON.stringify(`${EAGER}${file}`)}))[name] });
+}
+module.exports = lazy;
+`;
+}
+
 /** Requires a package as an app would (tsyringe refuses to load without the Reflect metadata API). */
 function buildTimeRequire(name) {
   require('reflect-metadata');
   return require(name);
 }
+/** How the lazy getters of one of LAZY_MODULES require the module itself. */
+const EAGER = 'omc-eager:';
 /** How a require of a file in another bundle is marked in esbuild's output, then rewritten. */
 const OTHER_BUNDLE = 'omc-bundle:';
 
@@ -107,7 +146,7 @@ export async function bundleCjs(root) {
       logLevel: 'warning',
       write: false,
       outfile: join(root, bundle),
-      plugins: [leaveOut(root, (f) => bundleOf(f) !== bundle, bundleOf), lazyPackages()],
+      plugins: [leaveOut(root, (f) => bundleOf(f) !== bundle, bundleOf), lazyModules(root), lazyPackages()],
     });
     const text = result.outputFiles[0].text;
     if (text.split(RUN_MODULE).length !== 2) throw new Error(`esbuild's __commonJS wrapper changed shape: update ${import.meta.url}`);
@@ -150,6 +189,27 @@ function leaveOut(root, outside, bundleOf) {
         if (!file || !outside(file)) return undefined;
         return bundleOf(file) ? { path: `${OTHER_BUNDLE}${file}`, external: true } : { path: `./${target}`, external: true };
       });
+    },
+  };
+}
+
+/** A relative require (not the entry's) of one of LAZY_MODULES gets its getters; the getters get the module. */
+function lazyModules(root) {
+  return {
+    name: 'lazy-modules',
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^${EAGER}`) }, (args) => ({ path: resolve(root, args.path.slice(EAGER.length)) }));
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind === 'entry-point' || args.importer === '<stdin>' || !args.resolveDir) return undefined;
+        const target = relative(root, resolve(args.resolveDir, args.path)).split('\\').join('/');
+        const file = [`${target}.js`, target].find((f) => LAZY_MODULES.includes(f));
+        return file ? { path: file, namespace: 'lazy-module' } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, (args) => ({
+        contents: lazyModuleSource(root, args.path),
+        resolveDir: root,
+        loader: 'js',
+      }));
     },
   };
 }

@@ -100,3 +100,36 @@ test('the CommonJS build is one bundle: every entry and deep file shares one cop
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
   expect(out).toEqual({ deep: true, web: true, errors: true, client: true, http: true, httpStub: true, stub: true });
 });
+
+test('a stdio start-up runs none of the modules it does not use yet; their first use runs them, one copy each', () => {
+  const script = `
+    require('reflect-metadata');
+    const { IsString } = require('class-validator');
+    const omc = require('onemodelcontext');
+    const bundle = require('./dist/cjs/bundle.js');
+    const lazy = ['registry/uri-template.js', 'skills/skill-set.js', 'skills/read-skill-folder.js',
+      'schema/dto-validator.js', 'schema/json-schema-validator.js', 'schema/elicitation-form.js', 'approval/page-route.js'];
+    const ran = () => lazy.filter((f) => bundle.evaluated().includes('dist/cjs/' + f));
+    class Args {}
+    IsString()(Args.prototype, 'text');
+    Reflect.defineMetadata('design:type', String, Args.prototype, 'text');
+    class Tools { echo(args) { return args.text; } }
+    Reflect.defineMetadata('design:paramtypes', [Args], Tools.prototype, 'echo');
+    omc.Tool({ description: 'echo' })(Tools.prototype, 'echo', Object.getOwnPropertyDescriptor(Tools.prototype, 'echo'));
+    const app = omc.McpApplication.create({ name: 'lazy', version: '1.0.0', providers: [Tools] });
+    const atCreate = ran();
+    app.addResourceTemplate({ uriTemplate: 'note://{id}', name: 'note', handler: () => 'x' });
+    const tool = app.endpoint.core.registry.tool('echo');
+    const checked = tool.validate({ text: 'hi' });
+    const afterUse = ran();
+    const UriTemplate = require('./dist/cjs/registry/uri-template.js').UriTemplate;
+    const sameClass = app.endpoint.core.registry.listResourceTemplates()[0].template instanceof UriTemplate;
+    console.log(JSON.stringify({ atCreate, afterUse, checked: checked.ok, sameClass }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
+  expect(out).toEqual({
+    atCreate: [],
+    afterUse: ['registry/uri-template.js', 'schema/dto-validator.js'],
+    checked: true,
+    sameClass: true,
+  });
+});
