@@ -108,14 +108,16 @@ test('a stdio start-up runs none of the modules it does not use yet; their first
     const omc = require('onemodelcontext');
     const bundle = require('./dist/cjs/bundle.js');
     const lazy = ['registry/uri-template.js', 'skills/skill-set.js', 'skills/read-skill-folder.js',
-      'schema/dto-validator.js', 'schema/json-schema-validator.js', 'schema/elicitation-form.js', 'approval/page-route.js'];
+      'schema/dto-validator.js', 'schema/json-schema-validator.js', 'schema/elicitation-form.js',
+      'approval/page-route.js'];
     const ran = () => lazy.filter((f) => bundle.evaluated().includes('dist/cjs/' + f));
     class Args {}
     IsString()(Args.prototype, 'text');
     Reflect.defineMetadata('design:type', String, Args.prototype, 'text');
     class Tools { echo(args) { return args.text; } }
     Reflect.defineMetadata('design:paramtypes', [Args], Tools.prototype, 'echo');
-    omc.Tool({ description: 'echo' })(Tools.prototype, 'echo', Object.getOwnPropertyDescriptor(Tools.prototype, 'echo'));
+    const echo = Object.getOwnPropertyDescriptor(Tools.prototype, 'echo');
+    omc.Tool({ description: 'echo' })(Tools.prototype, 'echo', echo);
     const app = omc.McpApplication.create({ name: 'lazy', version: '1.0.0', providers: [Tools] });
     const atCreate = ran();
     app.addResourceTemplate({ uriTemplate: 'note://{id}', name: 'note', handler: () => 'x' });
