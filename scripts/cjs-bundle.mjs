@@ -8,6 +8,8 @@
 // import. Packages stay external: the app shares class-validator, tsyringe and the others with us.
 // The HTTP transport is a second bundle (bundle-http.js), required on the first read of serveHttp: a
 // stdio server never parses it, and an HTTP server loads one file instead of ~50 (issue 34's cold launch).
+// What a server runs only on first use (LAZY_MODULES) is a third bundle (bundle-cold.js): a start-up
+// does not pre-parse it.
 import { build } from 'esbuild';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,7 +29,18 @@ const RUN_AND_RECORD = 'return mod || (__evaluated.push(__getOwnPropNames(cb)[0]
  */
 const COLD = /^(?:cli|client|testing|auth|bridge|guards|redis|adapters)\//;
 /** Bundles of their own, loaded on their first require; every other bundled file goes into BUNDLE. */
-const CHUNKS = [{ bundle: 'bundle-http.js', files: /^transports\/http\// }];
+const CHUNKS = [
+  { bundle: 'bundle-http.js', files: /^transports\/http\// },
+  /**
+   * LAZY_MODULES (below) and the modules only they import, and the web entry: a server runs none of them
+   * at start-up, so bundle.js need not carry them (V8 pre-parses a whole file it loads).
+   */
+  {
+    bundle: 'bundle-cold.js',
+    files:
+      /^(?:web\.js$|skills\/|approval\/page-|registry\/uri-template(?:\.js$|\/)|schema\/(?:dto-validator|fast-path|flat-schema-check|hostile-input|required-nested|json-schema-validator|interpreted-validator|json-schema-paths|validation-messages|elicitation-form)\.js$)/,
+  },
+];
 /**
  * Packages our bundles' `require` gets on demand, in place of loading them with the module that
  * names them (issue 38: a stdio server's start-up). Each becomes an object of getters, one per name
@@ -146,7 +159,7 @@ export async function bundleCjs(root) {
       logLevel: 'warning',
       write: false,
       outfile: join(root, bundle),
-      plugins: [leaveOut(root, (f) => bundleOf(f) !== bundle, bundleOf), lazyModules(root), lazyPackages()],
+      plugins: [lazyModules(root, bundle, bundleOf), leaveOut(root, (f) => bundleOf(f) !== bundle, bundleOf), lazyPackages()],
     });
     const text = result.outputFiles[0].text;
     if (text.split(RUN_MODULE).length !== 2) throw new Error(`esbuild's __commonJS wrapper changed shape: update ${import.meta.url}`);
@@ -193,12 +206,19 @@ function leaveOut(root, outside, bundleOf) {
   };
 }
 
-/** A relative require (not the entry's) of one of LAZY_MODULES gets its getters; the getters get the module. */
-function lazyModules(root) {
+/**
+ * A relative require (not the entry's) of one of LAZY_MODULES gets its getters; the getters get the
+ * module, from this bundle or (marked, then linked) from the bundle that holds it.
+ */
+function lazyModules(root, bundle, bundleOf) {
   return {
     name: 'lazy-modules',
     setup(build) {
-      build.onResolve({ filter: new RegExp(`^${EAGER}`) }, (args) => ({ path: resolve(root, args.path.slice(EAGER.length)) }));
+      build.onResolve({ filter: new RegExp(`^${EAGER}`) }, (args) => {
+        const file = args.path.slice(EAGER.length);
+        if (bundleOf(file) !== bundle) return { path: `${OTHER_BUNDLE}${file}`, external: true };
+        return { path: resolve(root, file) };
+      });
       build.onResolve({ filter: /^\./ }, (args) => {
         if (args.kind === 'entry-point' || args.importer === '<stdin>' || !args.resolveDir) return undefined;
         const target = relative(root, resolve(args.resolveDir, args.path)).split('\\').join('/');
