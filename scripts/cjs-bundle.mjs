@@ -8,6 +8,8 @@
 // import. Packages stay external: the app shares class-validator, tsyringe and the others with us.
 // The HTTP transport is a second bundle (bundle-http.js), required on the first read of serveHttp: a
 // stdio server never parses it, and an HTTP server loads one file instead of ~50 (issue 34's cold launch).
+// What a server runs only on first use (LAZY_MODULES) is a third bundle (bundle-cold.js): a start-up
+// does not pre-parse it.
 import { build } from 'esbuild';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,7 +29,18 @@ const RUN_AND_RECORD = 'return mod || (__evaluated.push(__getOwnPropNames(cb)[0]
  */
 const COLD = /^(?:cli|client|testing|auth|bridge|guards|redis|adapters)\//;
 /** Bundles of their own, loaded on their first require; every other bundled file goes into BUNDLE. */
-const CHUNKS = [{ bundle: 'bundle-http.js', files: /^transports\/http\// }];
+const CHUNKS = [
+  { bundle: 'bundle-http.js', files: /^transports\/http\// },
+  /**
+   * LAZY_MODULES (below) and the modules only they import, and the web entry: a server runs none of them
+   * at start-up, so bundle.js need not carry them (V8 pre-parses a whole file it loads).
+   */
+  {
+    bundle: 'bundle-cold.js',
+    files:
+      /^(?:web\.js$|skills\/|approval\/page-|registry\/uri-template(?:\.js$|\/)|schema\/(?:dto-validator|fast-path|flat-schema-check|hostile-input|required-nested|json-schema-validator|interpreted-validator|json-schema-paths|validation-messages|elicitation-form)\.js$)/,
+  },
+];
 /**
  * Packages our bundles' `require` gets on demand, in place of loading them with the module that
  * names them (issue 38: a stdio server's start-up). Each becomes an object of getters, one per name
@@ -56,6 +69,29 @@ const LAZY_PACKAGES = {
   },
 };
 
+/**
+ * Our own modules a bundled module's `require` gets on demand (issue 38: a stdio server's start-up runs
+ * none of them before its first answer). Each importer gets an object of getters, one per name the
+ * module exports (read here, at build time), that runs the module on the first read of any of them;
+ * the file's stub, and so a deep import, gets the module itself (the same classes). Only modules
+ * whose evaluation has no effect beyond their own exports belong here; an importer that reads a name
+ * while it loads (`class A extends B`) simply runs the module then.
+ * - the URI-template engine (8 modules): only resource templates and fixed resource URIs use it;
+ * - reading and checking `@Skills` folders (6 modules): only a class with `@Skills` uses them;
+ * - building input validators and compiling JSON Schemas (~10 modules): a tool's first call;
+ * - the elicitation form builder: a form's first use;
+ * - the approval pages' HTML route: the first page a browser opens.
+ */
+const LAZY_MODULES = [
+  'registry/uri-template.js',
+  'skills/read-skill-folder.js',
+  'skills/skill-set.js',
+  'schema/dto-validator.js',
+  'schema/json-schema-validator.js',
+  'schema/elicitation-form.js',
+  'approval/page-route.js',
+];
+
 /** The module our bundles get for `require(name)`: getters that load the package (or `direct`'s file) on first read. */
 function lazyPackageSource(name, direct) {
   const names = Object.keys(buildTimeRequire(name)).filter((n) => n !== 'default' && !(n in direct));
@@ -75,11 +111,27 @@ module.exports = lazy;
 `;
 }
 
+/** What a bundled module gets for `require` of one of LAZY_MODULES: getters that run it on first read. */
+function lazyModuleSource(root, file) {
+  const names = Object.keys(buildTimeRequire(resolve(root, file))).filter((n) => n !== 'default');
+  return `
+let mod;
+const lazy = {};
+Object.defineProperty(lazy, '__esModule', { value: true });
+for (const name of ${JSON.stringify(names)}) {
+  Object.defineProperty(lazy, name, { enumerable: true, get: () => (mod ??= require(${JSON.stringify(`${EAGER}${file}`)}))[name] });
+}
+module.exports = lazy;
+`;
+}
+
 /** Requires a package as an app would (tsyringe refuses to load without the Reflect metadata API). */
 function buildTimeRequire(name) {
   require('reflect-metadata');
   return require(name);
 }
+/** How the lazy getters of one of LAZY_MODULES require the module itself. */
+const EAGER = 'omc-eager:';
 /** How a require of a file in another bundle is marked in esbuild's output, then rewritten. */
 const OTHER_BUNDLE = 'omc-bundle:';
 
@@ -107,7 +159,7 @@ export async function bundleCjs(root) {
       logLevel: 'warning',
       write: false,
       outfile: join(root, bundle),
-      plugins: [leaveOut(root, (f) => bundleOf(f) !== bundle, bundleOf), lazyPackages()],
+      plugins: [lazyModules(root, bundle, bundleOf), leaveOut(root, (f) => bundleOf(f) !== bundle, bundleOf), lazyPackages()],
     });
     const text = result.outputFiles[0].text;
     if (text.split(RUN_MODULE).length !== 2) throw new Error(`esbuild's __commonJS wrapper changed shape: update ${import.meta.url}`);
@@ -150,6 +202,34 @@ function leaveOut(root, outside, bundleOf) {
         if (!file || !outside(file)) return undefined;
         return bundleOf(file) ? { path: `${OTHER_BUNDLE}${file}`, external: true } : { path: `./${target}`, external: true };
       });
+    },
+  };
+}
+
+/**
+ * A relative require (not the entry's) of one of LAZY_MODULES gets its getters; the getters get the
+ * module, from this bundle or (marked, then linked) from the bundle that holds it.
+ */
+function lazyModules(root, bundle, bundleOf) {
+  return {
+    name: 'lazy-modules',
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^${EAGER}`) }, (args) => {
+        const file = args.path.slice(EAGER.length);
+        if (bundleOf(file) !== bundle) return { path: `${OTHER_BUNDLE}${file}`, external: true };
+        return { path: resolve(root, file) };
+      });
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind === 'entry-point' || args.importer === '<stdin>' || !args.resolveDir) return undefined;
+        const target = relative(root, resolve(args.resolveDir, args.path)).split('\\').join('/');
+        const file = [`${target}.js`, target].find((f) => LAZY_MODULES.includes(f));
+        return file ? { path: file, namespace: 'lazy-module' } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, (args) => ({
+        contents: lazyModuleSource(root, args.path),
+        resolveDir: root,
+        loader: 'js',
+      }));
     },
   };
 }

@@ -21,7 +21,8 @@ import type {
 } from '../registry/definitions';
 import type { PromptOptions, ResourceOptions, ResourceTemplateOptions, ToolOptions } from '../metadata/options';
 import { createRequestStateCodec, MemoryFlowStore, MemoryTokenBucket, type RequestStateCodec } from '../state';
-import type { RequestStateOptions } from '../state/request-state-options';
+import { resolveAppRequestStateOptions, type RequestStateOptions } from '../state/request-state-options';
+import { createRandomPool } from '../state/random-pool';
 import { serverCapabilities } from '../server/core/capabilities';
 import { ContextServer } from '../server/context-server';
 import type { ServerEndpoint } from '../server/server-endpoint';
@@ -103,13 +104,14 @@ export class McpApplication {
       this.container.register(TOKEN_BUCKETS, { useValue: shared?.tokenBuckets ?? new MemoryTokenBucket() });
     }
     const pipelines = this.pipelines(options);
-    // The server name is the audience unless one is configured.
-    this.stateCodec = createRequestStateCodec({
-      ...requestState,
-      requestStateAudience: requestState.requestStateAudience ?? options.name,
-      singleUseStore:
-        requestState.singleUseStore ?? (requestState.singleUseRequestState ? shared?.singleUseStore : undefined),
-    });
+    // The server name is the audience unless one is configured. The module's options are not checked again.
+    const random = createRandomPool();
+    const resolvedState = resolveAppRequestStateOptions(
+      requestState,
+      { audience: options.name, singleUseStore: shared?.singleUseStore },
+      { random },
+    );
+    this.stateCodec = createRequestStateCodec(resolvedState, { random });
     const logger = server.logger ? toServerLogger(server.logger) : stderrLogger;
     const approvals = new PageApprovalDesk({
       codec: this.stateCodec,

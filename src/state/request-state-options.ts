@@ -10,6 +10,12 @@ import { KeyRing } from './key-ring';
 import type { RequestStateKeyInput } from './key-material';
 import type { SingleUseStore } from './single-use-store';
 
+const MAX_AUDIENCE_LENGTH = 256;
+
+function isSingleUseStore(value: unknown): value is SingleUseStore {
+  return typeof value === 'object' && value !== null && typeof (value as SingleUseStore).claim === 'function';
+}
+
 export class RequestStateOptions {
   /** One key, or a ring (first mints, all verify, at most 4). Absent: an ephemeral per-process key. */
   @IsOptional()
@@ -45,7 +51,9 @@ export class RequestStateOptions {
   @IsOptional()
   @IsString({ message: 'requestStateAudience must be a string (e.g. the server name)' })
   @IsNotEmpty({ message: 'requestStateAudience must not be empty; leave it out to use the server name' })
-  @MaxLength(256, { message: 'requestStateAudience must be at most 256 characters' })
+  @MaxLength(MAX_AUDIENCE_LENGTH, {
+    message: `requestStateAudience must be at most ${MAX_AUDIENCE_LENGTH} characters`,
+  })
   requestStateAudience?: string;
 
   /** Refuse a second redemption of the same token. */
@@ -57,8 +65,7 @@ export class RequestStateOptions {
   @ValidateBy({
     name: 'isSingleUseStore',
     validator: {
-      validate: (value: unknown) =>
-        typeof value === 'object' && value !== null && typeof (value as SingleUseStore).claim === 'function',
+      validate: (value: unknown) => isSingleUseStore(value),
       defaultMessage: () => 'singleUseStore must be an object with a claim(tokenId, expiresAtMs) method',
     },
   })
@@ -83,6 +90,8 @@ export const REQUEST_STATE_DEFAULTS = (() => {
 })();
 
 const resolvedOptions = new WeakSet<object>();
+/** requestState options that passed every rule here (validated alone, or as a validated server's part). */
+const passed = new WeakSet<object>();
 
 export function isResolvedRequestStateOptions(value: unknown): value is ResolvedRequestStateOptions {
   return typeof value === 'object' && value !== null && resolvedOptions.has(value);
@@ -144,16 +153,59 @@ function crossProblems(options: Readonly<RequestStateOptions>): OptionProblem[] 
 
 /**
  * Validate, default and freeze. Only the requestState keys of `input` are read, so the server's
- * (already validated) options object can be passed as is. Throws FrameworkError('OMC_INVALID_OPTIONS')
+ * (already validated) options object can be passed as is; options that already passed these rules
+ * (a RequestStateModule's) are not checked again. Throws FrameworkError('OMC_INVALID_OPTIONS')
  * naming every bad option.
  */
 export function resolveRequestStateOptions(
   input: Partial<RequestStateOptions> = {},
   deps: { random?: (n: number) => Buffer } = {},
 ): Readonly<ResolvedRequestStateOptions> {
-  const options = validateRequestStateOptions(pickRequestStateOptions(input));
-  const resolved: ResolvedRequestStateOptions = Object.freeze({
-    keyRing: KeyRing.fromOption(options.requestStateKey, deps.random),
+  const options = passed.has(input)
+    ? (input as Readonly<RequestStateOptions>)
+    : validateRequestStateOptions(pickRequestStateOptions(input));
+  return resolved(options, deps.random);
+}
+
+/** What an app fills in when its requestState options leave them out. */
+export interface RequestStateFallbacks {
+  /** The server's name (validated with the same rules as `requestStateAudience`). */
+  readonly audience: string;
+  /** The shared stores' single-use store, used when `singleUseRequestState` is on. */
+  readonly singleUseStore?: SingleUseStore;
+}
+
+/**
+ * An app's codec options: its module's requestState options, with the server's name as the audience and
+ * the shared single-use store when they are left out. Validated once: options that passed these rules
+ * (every module's) are taken as they are when the fallbacks pass too; anything else gets the full check.
+ */
+export function resolveAppRequestStateOptions(
+  options: Readonly<RequestStateOptions>,
+  fallbacks: RequestStateFallbacks,
+  deps: { random?: (n: number) => Buffer } = {},
+): Readonly<ResolvedRequestStateOptions> {
+  const audience = options.requestStateAudience ?? fallbacks.audience;
+  const singleUseStore =
+    options.singleUseStore ?? (options.singleUseRequestState ? fallbacks.singleUseStore : undefined);
+  const fallbacksPass =
+    typeof audience === 'string' &&
+    audience.length > 0 &&
+    audience.length <= MAX_AUDIENCE_LENGTH &&
+    (singleUseStore === undefined || isSingleUseStore(singleUseStore));
+  if (passed.has(options) && fallbacksPass) {
+    return resolved({ ...options, requestStateAudience: audience, singleUseStore }, deps.random);
+  }
+  const input = pickRequestStateOptions({ ...options, requestStateAudience: audience, singleUseStore });
+  return resolved(validateRequestStateOptions(input), deps.random);
+}
+
+function resolved(
+  options: Readonly<RequestStateOptions>,
+  random: ((n: number) => Buffer) | undefined,
+): Readonly<ResolvedRequestStateOptions> {
+  const result: ResolvedRequestStateOptions = Object.freeze({
+    keyRing: KeyRing.fromOption(options.requestStateKey, random),
     encryptRequestState: options.encryptRequestState,
     requestStateLifetime: options.requestStateLifetime,
     maxFlowLifetime: options.maxFlowLifetime,
@@ -162,13 +214,18 @@ export function resolveRequestStateOptions(
     singleUseRequestState: options.singleUseRequestState,
     singleUseStore: options.singleUseStore,
   });
-  resolvedOptions.add(resolved);
-  return resolved;
+  resolvedOptions.add(result);
+  return result;
 }
 
 /** Validates and freezes requestState options alone: unknown keys refused, every rule and cross-check applied. */
 export function validateRequestStateOptions(input: unknown): Readonly<RequestStateOptions> {
-  return validateOptions(RequestStateOptions, input, { label: 'requestState options', checks: requestStateProblems });
+  const options = validateOptions(RequestStateOptions, input, {
+    label: 'requestState options',
+    checks: requestStateProblems,
+  });
+  passed.add(options);
+  return options;
 }
 
 /**
@@ -178,7 +235,9 @@ export function validateRequestStateOptions(input: unknown): Readonly<RequestSta
 export function requestStatePartOf(options: Partial<RequestStateOptions>): Readonly<RequestStateOptions> {
   const own = pickRequestStateOptions(options);
   if (!requestStatePassed(options)) return validateRequestStateOptions(own);
-  return Object.freeze(Object.assign(new RequestStateOptions(), own));
+  const part = Object.freeze(Object.assign(new RequestStateOptions(), own));
+  passed.add(part);
+  return part;
 }
 
 /** The requestState options among a larger set (the server's), the others left out. */

@@ -5,6 +5,8 @@
  * as a value. class-transformer's index (its whole transformer) loads only when something past `@Type`
  * is read, and then it is the app's own copy. The HTTP transport is a bundle of its own
  * (dist/cjs/bundle-http.js): a stdio server never even parses it.
+ * What a server runs only on first use (the build's LAZY_MODULES) is in dist/cjs/bundle-cold.js, loaded
+ * on the first read of one of their names.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -99,4 +101,45 @@ test('the CommonJS build is one bundle: every entry and deep file shares one cop
     }));`;
   const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
   expect(out).toEqual({ deep: true, web: true, errors: true, client: true, http: true, httpStub: true, stub: true });
+});
+
+test('a stdio start-up runs (and parses) none of the modules it does not use yet; first use runs them, one copy each', () => {
+  const script = `
+    require('reflect-metadata');
+    const { IsString } = require('class-validator');
+    const omc = require('onemodelcontext');
+    const cold = () => Object.keys(require.cache).some((f) => f.endsWith('/dist/cjs/bundle-cold.js'));
+    const evaluated = () => [
+      ...require('./dist/cjs/bundle.js').evaluated(),
+      ...(cold() ? require('./dist/cjs/bundle-cold.js').evaluated() : []),
+    ];
+    const lazy = ['registry/uri-template.js', 'skills/skill-set.js', 'skills/read-skill-folder.js',
+      'schema/dto-validator.js', 'schema/json-schema-validator.js', 'schema/elicitation-form.js',
+      'approval/page-route.js'];
+    const ran = () => lazy.filter((f) => evaluated().includes('dist/cjs/' + f));
+    class Args {}
+    IsString()(Args.prototype, 'text');
+    Reflect.defineMetadata('design:type', String, Args.prototype, 'text');
+    class Tools { echo(args) { return args.text; } }
+    Reflect.defineMetadata('design:paramtypes', [Args], Tools.prototype, 'echo');
+    const echo = Object.getOwnPropertyDescriptor(Tools.prototype, 'echo');
+    omc.Tool({ description: 'echo' })(Tools.prototype, 'echo', echo);
+    const app = omc.McpApplication.create({ name: 'lazy', version: '1.0.0', providers: [Tools] });
+    const atCreate = ran();
+    const coldAtCreate = cold();
+    app.addResourceTemplate({ uriTemplate: 'note://{id}', name: 'note', handler: () => 'x' });
+    const tool = app.endpoint.core.registry.tool('echo');
+    const checked = tool.validate({ text: 'hi' });
+    const afterUse = ran();
+    const UriTemplate = require('./dist/cjs/registry/uri-template.js').UriTemplate;
+    const sameClass = app.endpoint.core.registry.listResourceTemplates()[0].template instanceof UriTemplate;
+    console.log(JSON.stringify({ atCreate, coldAtCreate, afterUse, checked: checked.ok, sameClass }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
+  expect(out).toEqual({
+    atCreate: [],
+    coldAtCreate: false,
+    afterUse: ['registry/uri-template.js', 'schema/dto-validator.js'],
+    checked: true,
+    sameClass: true,
+  });
 });
