@@ -13,8 +13,8 @@ export class MemoryTransport extends StreamTransport {
     super();
     this.connection = new MessageConnection(
       app.endpoint,
-      (m) => {
-        const copy = JSON.parse(JSON.stringify(m)) as unknown;
+      (m, json) => {
+        const copy = JSON.parse(json ?? JSON.stringify(m)) as unknown;
         // Deliver on a later tick, as a real wire would, so reentrancy matches stdio.
         queueMicrotask(() => this.receive(copy));
       },

@@ -1,5 +1,6 @@
 /** Builds the Ask for each Context method: request shape, capability and answer decoding. */
 import { randomUUID } from 'node:crypto';
+import { jsonString } from '../protocol/json-text';
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { CreateMessageParams, CreateMessageResult, ElicitAction, Root } from '../protocol/types';
 import { createDtoValidator, dtoToElicitationSchema } from '../schema';
@@ -48,6 +49,7 @@ export function elicitAsk<T extends object>(
     request: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } },
     requires: { elicitation: {} },
     supportedBy: Capabilities.formElicitation,
+    requestJson: formRequestJson(message, formJsonTail(requestedSchema)),
     decode: (response): AskDecoding<ElicitOutcome<T>> => {
       const action = readAction(response);
       if (!action) return { ok: false, reason: 'not an ElicitResult' };
@@ -84,9 +86,25 @@ function decodeConfirmation(response: unknown): AskDecoding<boolean> {
 
 const declinedConfirmation = (): boolean => false;
 
-/** A confirmation's request as JSON text around its message (equal to JSON.stringify of the request). */
-const CONFIRM_JSON_HEAD = '{"method":"elicitation/create","params":{"mode":"form","message":';
-const CONFIRM_JSON_TAIL = `,"requestedSchema":${JSON.stringify(CONFIRM_SCHEMA)}}}`;
+/** A form elicitation's request as JSON text around its message: equal to JSON.stringify of the request. */
+const FORM_JSON_HEAD = '{"method":"elicitation/create","params":{"mode":"form","message":';
+/** `,"requestedSchema":…}}` by schema: a form's schema is one deep-frozen object per class. */
+const formJsonTails = new WeakMap<object, string>();
+
+function formJsonTail(schema: JsonObject): string | undefined {
+  if (!Object.isFrozen(schema)) return undefined;
+  let tail = formJsonTails.get(schema);
+  if (tail === undefined) formJsonTails.set(schema, (tail = `,"requestedSchema":${JSON.stringify(schema)}}}`));
+  return tail;
+}
+
+function formRequestJson(message: unknown, tail: string | undefined): (() => string) | undefined {
+  // A message that is not a string (a JavaScript caller) is left to JSON.stringify of the whole request.
+  if (typeof message !== 'string' || tail === undefined) return undefined;
+  return () => FORM_JSON_HEAD + jsonString(message) + tail;
+}
+
+const CONFIRM_JSON_TAIL = formJsonTail(CONFIRM_SCHEMA);
 
 export function confirmAsk(message: string, options: AskOptions = {}): Ask<boolean> {
   return {
@@ -99,7 +117,7 @@ export function confirmAsk(message: string, options: AskOptions = {}): Ask<boole
     decode: decodeConfirmation,
     declined: declinedConfirmation,
     confirmation: true,
-    requestJson: () => CONFIRM_JSON_HEAD + JSON.stringify(message) + CONFIRM_JSON_TAIL,
+    requestJson: formRequestJson(message, CONFIRM_JSON_TAIL),
   };
 }
 

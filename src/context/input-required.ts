@@ -19,4 +19,6 @@ export interface PendingAsk {
   key: string;
   fingerprint: string;
   request?: InputRequest;
+  /** `JSON.stringify(request)`, made for its fingerprint: the reply reuses it (absent for a reworded request). */
+  json?: string;
 }

@@ -64,7 +64,8 @@ export class ReplayAskPort implements AskPort {
       return Promise.reject(ProtocolError.missingCapability(ask.requires, Object.keys(ask.requires).join(', ')));
     }
     const key = ask.key ?? this.nextKey(ask.kind);
-    const fingerprint = askFingerprint(ask.request, ask.requestJson?.());
+    const json = ask.requestJson?.() ?? JSON.stringify(ask.request);
+    const fingerprint = askFingerprint(ask.request, json);
     this.trace?.push({ kind: 'ask', key, fingerprint, question: ask.request });
     const journaled = hasKey(this.flow.answers, key) ? this.flow.answers[key]! : undefined;
     if (journaled && journaled.question === fingerprint) {
@@ -73,7 +74,9 @@ export class ReplayAskPort implements AskPort {
     }
     const answer = hasKey(this.incoming, key) ? this.incoming[key]! : undefined;
     if (!answer || (answer.question !== fingerprint && answer.question !== ANY_QUESTION)) {
-      return this.suspend({ key, fingerprint, request: forClient(ask.request, this.capabilities) });
+      const request = forClient(ask.request, this.capabilities);
+      // The text fingerprinted is the request's JSON: the input_required reply reuses it (issue 34).
+      return this.suspend({ key, fingerprint, request, json: request === ask.request ? json : undefined });
     }
     delete this.incoming[key];
     const decoded = ask.decode(answer.answer);

@@ -25,7 +25,8 @@ import { ListenQuota } from './fleet/listen-quota';
 import { followChanges } from './legacy/legacy-changes';
 import { legacySubscription } from './legacy/legacy-subscribe';
 import { openListen } from './fleet/listen-stream';
-import { legacyResult, modernResult, type Produced } from './replies/result-envelope';
+import { legacyResult, modernReply, type Produced } from './replies/result-envelope';
+import { serverMetaOf, type ServerMeta } from './replies/reply-text';
 import type { EndpointSettings, ListenStream, Reply, ServerEndpoint } from './server-endpoint';
 import type { HeaderParam } from '../protocol/mcp-header';
 import { toolHeaderParams } from './request/tool-header-params';
@@ -56,7 +57,8 @@ export class ContextServer implements ServerEndpoint {
   readonly settings: EndpointSettings;
   /** A Map, not an object: a method named `constructor` or `__proto__` must find nothing. */
   private readonly shared: ReadonlyMap<string, Handler>;
-  private readonly serverInfoMeta: JsonObject;
+  /** The `_meta` every 2026 result carries, with its JSON text. */
+  private readonly serverMeta: ServerMeta;
   private readonly listens: ListenQuota;
   /**
    * How a listen stream the server ends answers. A field, not a closure made in dispatchModern: that
@@ -104,7 +106,7 @@ export class ContextServer implements ServerEndpoint {
       },
       storesReachable: () => c.shared?.reachable?.() ?? true,
     });
-    this.serverInfoMeta = Object.freeze({ [Meta.serverInfo]: c.info }) as JsonObject;
+    this.serverMeta = serverMetaOf(c.info);
     this.listens = new ListenQuota(c.options);
     const info = c.logger.info;
     this.telemetry = new ServerTelemetry(
@@ -238,7 +240,7 @@ export class ContextServer implements ServerEndpoint {
   }
 
   private modernReply(req: JsonRpcRequest, produced: Produced): Reply {
-    return { kind: 'reply', message: success(req.id, modernResult(this.core, req, produced, this.serverInfoMeta)) };
+    return modernReply(this.core, req, produced, this.serverMeta);
   }
 
   /**

@@ -20,6 +20,11 @@ export interface Reply {
   readonly kind: 'reply';
   readonly message: JsonRpcResponse;
   /**
+   * `JSON.stringify(message)`, when the server made it from parts it had as text already (issue 34:
+   * replies/reply-text.ts); a transport sends it instead of stringifying the message.
+   */
+  readonly json?: string;
+  /**
    * The one error whose status the code does not fix: a 2026-07-28 request missing an envelope
    * field is -32602 (otherwise in band) answered 400 over HTTP.
    */

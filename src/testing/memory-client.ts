@@ -22,7 +22,9 @@ export class MemoryClient {
   private nextId = 0;
 
   private constructor(app: EndpointHost, private readonly options: MemoryClientOptions) {
-    this.connection = new MessageConnection(app.endpoint, (m) => this.deliver(m), { principal: options.principal });
+    this.connection = new MessageConnection(app.endpoint, (m, json) => this.deliver(m, json), {
+      principal: options.principal,
+    });
   }
 
   static async connect(app: EndpointHost, init: MemoryClientOptions): Promise<MemoryClient> {
@@ -79,8 +81,8 @@ export class MemoryClient {
     };
   }
 
-  private deliver(m: JsonRpcMessage | JsonRpcMessage[]): void {
-    const messages = JSON.parse(JSON.stringify(m)) as JsonRpcMessage | JsonRpcMessage[];
+  private deliver(m: JsonRpcMessage | JsonRpcMessage[], json?: string): void {
+    const messages = JSON.parse(json ?? JSON.stringify(m)) as JsonRpcMessage | JsonRpcMessage[];
     for (const msg of Array.isArray(messages) ? messages : [messages]) {
       if ('method' in msg && 'id' in msg) void this.answer(msg.id, msg.method, msg.params ?? {});
       else if ('method' in msg) this.notifications.push(msg);

@@ -19,10 +19,14 @@ import {
 } from '../protocol/jsonrpc';
 import { legacyFeatures, MODERN_VERSION } from '../protocol/versions';
 import { LegacySession } from '../server/legacy/legacy-session';
-import type { ListenStream, ServerEndpoint } from '../server/server-endpoint';
+import type { ListenStream, Reply, ServerEndpoint } from '../server/server-endpoint';
 import { OutboundRequests } from './outbound-requests';
 
 export const MAX_BATCH = 100;
+
+/** A response to send: a server's Reply (its `json` when it made one), or one of the connection's own. */
+type Outgoing = Pick<Reply, 'message' | 'json'>;
+const own = (message: JsonRpcResponse): Outgoing => ({ message });
 
 export interface ConnectionOptions {
   principal?: Principal;
@@ -45,7 +49,8 @@ export class MessageConnection {
 
   constructor(
     private readonly server: ServerEndpoint,
-    private readonly send: (message: JsonRpcMessage | JsonRpcMessage[]) => void,
+    /** `json`, when given, is `JSON.stringify(message)`, made by the server (ServerEndpoint's Reply). */
+    private readonly send: (message: JsonRpcMessage | JsonRpcMessage[], json?: string) => void,
     private readonly options: ConnectionOptions = {},
   ) {}
 
@@ -91,7 +96,7 @@ export class MessageConnection {
       case 'notification':
         return this.notification(d.message);
       case 'request':
-        return this.track(this.request(d.message).then((r) => r && this.write(r)));
+        return this.track(this.request(d.message).then((r) => r && this.write(r.message, r.json)));
       case 'batch':
         return this.track(this.batch(d.items));
     }
@@ -111,7 +116,7 @@ export class MessageConnection {
         if (d.kind === 'request') {
           if (d.message.method === 'initialize')
             return failure(d.message.id, ErrorCode.InvalidRequest, 'initialize cannot be batched');
-          return this.request(d.message);
+          return (await this.request(d.message))?.message;
         }
         if (d.kind === 'invalid') return d.error;
         if (d.kind === 'batch') return failure(null, ErrorCode.InvalidRequest, 'nested batch');
@@ -143,22 +148,25 @@ export class MessageConnection {
     }
   }
 
-  private async request(req: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
-    if (this.closed) return failure(req.id, ErrorCode.InternalError, 'Connection is closing');
+  /** The response to send (with its JSON text when the server made it), or undefined for none. */
+  private async request(req: JsonRpcRequest): Promise<Outgoing | undefined> {
+    if (this.closed) return own(failure(req.id, ErrorCode.InternalError, 'Connection is closing'));
     const claimed = classifyMessage(req.params).era;
     const era =
       this.era ??
       (claimed === 'modern' || (claimed === 'invalid' && req.method !== 'initialize') ? 'modern' : 'legacy');
     if (this.era === 'modern' && req.method === 'initialize' && claimed !== 'modern') {
-      return failure(
-        req.id,
-        ErrorCode.InvalidRequest,
-        'This connection speaks protocol revision 2026-07-28; initialize is not available on it',
+      return own(
+        failure(
+          req.id,
+          ErrorCode.InvalidRequest,
+          'This connection speaks protocol revision 2026-07-28; initialize is not available on it',
+        ),
       );
     }
     const controller = new AbortController();
     if (this.inflight.has(req.id))
-      return failure(req.id, ErrorCode.InvalidRequest, `Request id ${String(req.id)} is already in flight`);
+      return own(failure(req.id, ErrorCode.InvalidRequest, `Request id ${String(req.id)} is already in flight`));
     this.inflight.set(req.id, controller);
     try {
       const io = {
@@ -179,7 +187,7 @@ export class MessageConnection {
       if (this.era === undefined && 'result' in reply.message) this.era = era;
       if (era === 'legacy' && req.method === 'initialize' && 'result' in reply.message) this.era = 'legacy';
       // A cancelled request gets no response (spec: SHOULD NOT respond).
-      return controller.signal.aborted ? undefined : reply.message;
+      return controller.signal.aborted ? undefined : reply;
     } finally {
       this.inflight.delete(req.id);
     }
@@ -223,9 +231,9 @@ export class MessageConnection {
     void done.finally(() => this.running.delete(done));
   }
 
-  private write(message: JsonRpcMessage): void {
+  private write(message: JsonRpcMessage, json?: string): void {
     try {
-      this.send(message);
+      this.send(message, json);
     } catch {
       // The peer went away mid-write; nothing to tell it.
     }

@@ -26,7 +26,7 @@ export async function serveStdio(app: EndpointHost, init: Partial<StdioOptions> 
   const principal = await app.endpoint.settings.authenticate?.({ transport: 'stdio', env: process.env });
   const connection = new MessageConnection(
     app.endpoint,
-    (m) => output.write(JSON.stringify(m) + '\n'),
+    (m, json) => output.write((json ?? JSON.stringify(m)) + '\n'),
     { principal, transport: 'stdio' },
   );
   const splitter = new LineSplitter(

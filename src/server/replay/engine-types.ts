@@ -19,7 +19,13 @@ import type { DryReplay } from './dry-replay';
 /** The slice of the requestState codec the engine uses. */
 export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open' | 'fingerprint'>;
 
-export type Outcome<T> = { kind: 'complete'; value: T } | { kind: 'input_required'; result: JsonObject };
+/**
+ * How a round ends. An input_required result is `{ resultType, inputRequests?, requestState }`;
+ * `requestsJson`, when given, is `JSON.stringify(result.inputRequests)`, made from each ask's own text.
+ */
+export type Outcome<T> =
+  | { kind: 'complete'; value: T }
+  | { kind: 'input_required'; result: JsonObject; requestsJson?: string };
 
 /** The engine's own options come whole from ContextServerOptions (one definition each); the rest are services. */
 export interface EngineDeps

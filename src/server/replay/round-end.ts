@@ -11,6 +11,7 @@ import { InputRequired } from '../../context/input-required-result';
 import type { PendingAsk } from '../../context/input-required';
 import type { StateBag } from '../../context/state-bag';
 import { ProtocolError } from '../../errors/protocol-error';
+import { jsonString } from '../../protocol/json-text';
 import type { JsonObject } from '../../protocol/jsonrpc';
 import type { InputRequest } from '../../protocol/types';
 import { askKindOf } from '../../telemetry/conventions';
@@ -56,7 +57,7 @@ export async function endRound<T>(
       if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
       const result = sealLowLevel(deps.sealer, round, requests, settled.error.requestState, state);
       telemetry?.sealed((result.requestState as string).length);
-      return { kind: 'input_required', result };
+      return { kind: 'input_required', result, requestsJson: undefined };
     }
     if (port.pending.length === 0) {
       if (!settled.ok) throw settled.error;
@@ -78,9 +79,10 @@ export async function endRound<T>(
     await hold.register();
     port.markPausesAnswered();
     if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
-    const result = sealPending(deps.sealer, round, port.pending, state);
+    const requests = pendingRequests(round, port.pending);
+    const result = seal(deps.sealer, round, requests, state);
     telemetry?.sealed((result.requestState as string).length);
-    return { kind: 'input_required', result };
+    return { kind: 'input_required', result, requestsJson: requestsJson(requests, port.pending) };
   } finally {
     // Held only while the next round is sealed (or this one's record is written): let go before answering.
     if (hold.held) await hold.release();
@@ -99,19 +101,36 @@ function traceNextRound(
 }
 
 /** The asks of this attempt that no answer met (pauses carry no request: the retry answers them). */
-function sealPending(
-  sealer: StateSealer,
-  round: OpenedRound,
-  pending: readonly PendingAsk[],
-  state: StateBag,
-): JsonObject {
+function pendingRequests(round: OpenedRound, pending: readonly PendingAsk[]): Record<string, InputRequest> {
   const requests: Record<string, InputRequest> = {};
   for (const p of pending) {
     if (!p.request) continue;
     requests[p.key] = p.request;
     round.flow.asked[p.key] = p.fingerprint;
   }
-  return seal(sealer, round, requests, state);
+  return requests;
+}
+
+/**
+ * `JSON.stringify(requests)` from each ask's JSON text (made once for its fingerprint), in the object's
+ * own key order; undefined when an ask has none (a re-ask, a trimmed sampling request): then the
+ * reply stringifies the requests itself.
+ */
+function requestsJson(requests: Record<string, InputRequest>, pending: readonly PendingAsk[]): string | undefined {
+  let text = '';
+  for (const key in requests) {
+    if (!Object.prototype.hasOwnProperty.call(requests, key)) return undefined;
+    let json: string | undefined;
+    for (const p of pending) {
+      if (p.key === key) {
+        json = p.request === requests[key] ? p.json : undefined;
+        break;
+      }
+    }
+    if (json === undefined) return undefined;
+    text += (text === '' ? '{' : ',') + jsonString(key) + ':' + json;
+  }
+  return text === '' ? '{}' : text + '}';
 }
 
 /** The low-level path's requests, each checked against what the client declared (before anything is held). */

@@ -1,14 +1,18 @@
 /**
  * What a handler produced, wrapped for the wire: a 2026 result carries `resultType`, `_meta` with
- * serverInfo and, when cacheable, the cache hints; a legacy result carries no `resultType`.
+ * serverInfo and, when cacheable, the cache hints (and the reply its JSON text when made from parts);
+ * a legacy result carries no `resultType`.
  */
 import { ProtocolError } from '../../errors/protocol-error';
 import type { CacheHints } from '../../metadata/options';
-import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc';
+import { successJson } from '../../protocol/json-text';
+import { success, type JsonObject, type JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { ServerCore } from '../core/server-core';
 import { CALLER_DEPENDENT } from '../methods/list-visibility';
 import type { Outcome } from '../replay/engine-types';
+import type { Reply } from '../server-endpoint';
 import type { TaskOutcome } from '../tasks/task-service';
+import { inputRequiredJson, stringified, withMetaJson, type ServerMeta } from './reply-text';
 
 export type Produced = JsonObject | Outcome<JsonObject> | TaskOutcome;
 
@@ -22,30 +26,42 @@ const CACHEABLE = new Set([
   'resources/directory/read',
 ]);
 
-/** A 2026 result: `serverInfoMeta` is the frozen `_meta` every result carries. */
-export function modernResult(
-  core: ServerCore,
-  req: JsonRpcRequest,
-  produced: Produced,
-  serverInfoMeta: JsonObject,
-): JsonObject {
+/**
+ * A 2026 reply: the result carries resultType and the server's `_meta` (`meta`), a cacheable one
+ * its cache hints. The reply's `json` is the message's JSON text when it could be made from parts
+ * (reply-text.ts); without it the transport stringifies the message.
+ */
+export function modernReply(core: ServerCore, req: JsonRpcRequest, produced: Produced, meta: ServerMeta): Reply {
   if (isOutcome(produced) && produced.kind === 'input_required') {
-    return resultWith(produced.result, undefined, serverInfoMeta);
+    const result = resultWith(produced.result, undefined, meta.value);
+    return reply(req, result, inputRequiredJson(result, produced.requestsJson, meta));
   }
   if (isOutcome(produced) && produced.kind === 'task') {
-    return resultWith(produced.result, 'task', serverInfoMeta);
+    return reply(req, resultWith(produced.result, 'task', meta.value), undefined);
   }
   const body = !isOutcome(produced) ? produced : produced.kind === 'complete' ? produced.value : produced.result;
-  const meta = body._meta === undefined ? serverInfoMeta : { ...(body._meta as JsonObject), ...serverInfoMeta };
-  // The framework owns resultType: a handler's return value cannot turn a result into another kind.
-  const result = resultWith(body, 'complete', meta);
   const hints = cacheHints(core, req);
+  if (hints === undefined && !Object.prototype.hasOwnProperty.call(body, '_meta') && body._meta === undefined) {
+    // The common case (a tools/call result): stringified before `_meta`, whose text is made once, is added.
+    const result = resultWith(body, 'complete', undefined);
+    const before = stringified(result);
+    result._meta = meta.value;
+    return reply(req, result, withMetaJson(before, meta));
+  }
+  const merged = body._meta === undefined ? meta.value : { ...(body._meta as JsonObject), ...meta.value };
+  // The framework owns resultType: a handler's return value cannot turn a result into another kind.
+  const result = resultWith(body, 'complete', merged);
   if (hints) {
     result.ttlMs = hints.ttlMs;
     // A list that guards filtered for this caller is never shareable.
     result.cacheScope = CALLER_DEPENDENT.has(body) ? 'private' : hints.cacheScope;
   }
-  return result;
+  return reply(req, result, undefined);
+}
+
+function reply(req: JsonRpcRequest, result: JsonObject, json: string | undefined): Reply {
+  const message = success(req.id, result);
+  return { kind: 'reply', message, json: json === undefined ? undefined : successJson(req.id, json) };
 }
 
 /**
@@ -86,7 +102,7 @@ function withoutResultType(result: JsonObject): JsonObject {
  * `{ ...body, resultType, _meta }`, copied key by key: V8 builds that spread-then-add literal slowly
  * and JSON.stringify of it was slower still (≈ 3 µs per tools/call reply, bench/profile-notes.md).
  */
-function resultWith(body: JsonObject, resultType: string | undefined, meta: JsonObject): JsonObject {
+function resultWith(body: JsonObject, resultType: string | undefined, meta: JsonObject | undefined): JsonObject {
   const result: JsonObject = {};
   for (const key in body) {
     if (!Object.prototype.hasOwnProperty.call(body, key)) continue;
@@ -95,7 +111,7 @@ function resultWith(body: JsonObject, resultType: string | undefined, meta: Json
     else Object.defineProperty(result, key, { value: body[key], enumerable: true, writable: true, configurable: true });
   }
   if (resultType !== undefined) result.resultType = resultType;
-  result._meta = meta;
+  if (meta !== undefined) result._meta = meta;
   return result;
 }
 

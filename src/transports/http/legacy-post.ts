@@ -193,7 +193,7 @@ async function answerLater(ctx: EndpointContext, io: SessionRequestIO, reply: Re
 /** The reply; a request the client cancelled gets none (stdio and sessionless HTTP likewise). */
 function send(ctx: EndpointContext, io: SessionRequestIO, reply: ReplyStream, answer: Reply): Promise<void> | void {
   if (io.aborted) return reply.end();
-  return reply.finish(answer.message, replyStatus(answer, 'legacy'), replyHeaders(answer, rs(ctx)));
+  return reply.finish(answer.message, replyStatus(answer, 'legacy'), replyHeaders(answer, rs(ctx)), answer.json);
 }
 
 /** A request without session and without initialize: served once, with no channel for asks. */
@@ -213,7 +213,7 @@ export async function statelessRequest(
   res.onGone(() => io.abort(new Error('The client closed the response stream')));
   const answer = await ctx.inflight.track(Promise.resolve(ctx.server.dispatchLegacy(req, session, io)), io);
   if (!io.aborted) {
-    await reply.finish(answer.message, replyStatus(answer, 'legacy'), replyHeaders(answer, rs(ctx)));
+    await reply.finish(answer.message, replyStatus(answer, 'legacy'), replyHeaders(answer, rs(ctx)), answer.json);
   }
 }
 

@@ -59,7 +59,7 @@ function awaitReply(ctx: EndpointContext, dispatched: Promise<Reply>, reply: Rep
 function answer(ctx: EndpointContext, settled: Reply, reply: ReplyStream, io: ReplyIO): Promise<void> | undefined {
   if (io.aborted) return undefined; // cancelled: not one more byte for it
   const challenge = replyHeaders(settled, ctx.server.settings.resourceServer);
-  return reply.finish(settled.message, replyStatus(settled, 'modern'), challenge);
+  return reply.finish(settled.message, replyStatus(settled, 'modern'), challenge, settled.json);
 }
 
 /** `subscriptions/listen`: an SSE stream that opens with the ack and ends with the final result. */

@@ -80,23 +80,28 @@ export class ReplyStream {
     });
   }
 
-  /** The final reply; ends the exchange. */
-  finish(message: JsonRpcMessage, status: number, extraHeaders?: Record<string, string>): Promise<void> | undefined {
+  /** The final reply; ends the exchange. `json`, when the server made it, is `JSON.stringify(message)`. */
+  finish(
+    message: JsonRpcMessage,
+    status: number,
+    extraHeaders?: Record<string, string>,
+    json?: string,
+  ): Promise<void> | undefined {
     if (this.finished) return this.queue;
     this.finished = true;
     if (!this.streaming && this.queue === undefined) {
       // The common case, nothing was streamed or queued: one JSON response, no queue hop, no promise.
       const res = this.sink;
-      if (res && !res.gone) res.send(status, this.jsonHeaders(extraHeaders), JSON.stringify(message));
+      if (res && !res.gone) res.send(status, this.jsonHeaders(extraHeaders), json ?? JSON.stringify(message));
       return undefined;
     }
     return this.enqueue(async () => {
       if (!this.streaming) {
         const res = this.sink;
-        if (res && !res.gone) res.send(status, this.jsonHeaders(extraHeaders), JSON.stringify(message));
+        if (res && !res.gone) res.send(status, this.jsonHeaders(extraHeaders), json ?? JSON.stringify(message));
         return;
       }
-      await this.emit(message);
+      await this.emit(message, json);
       this.sse?.end();
       this.sse = undefined;
     });
@@ -164,11 +169,11 @@ export class ReplyStream {
     }
   }
 
-  private async emit(message: JsonRpcMessage): Promise<void> {
+  private async emit(message: JsonRpcMessage, json?: string): Promise<void> {
     const streamId = this.resumableId;
     const id = streamId === undefined ? undefined : await this.options.resumable!.store.append(streamId, message);
     if (this.sink?.gone) return this.dropSink(this.sink);
-    this.sse?.event(message, id);
+    this.sse?.event(message, id, undefined, json);
   }
 
   private dropSink(res: ResponseSink): void {

@@ -9,12 +9,13 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'X-Accel-Buffering': 'no',
 });
 
-export function sseEvent(message: JsonRpcMessage | null, id?: string, retryMs?: number): string {
+/** `json`, when given, is `JSON.stringify(message)` (made by the server from parts). */
+export function sseEvent(message: JsonRpcMessage | null, id?: string, retryMs?: number, json?: string): string {
   let frame = '';
   if (id !== undefined) frame += `id: ${id}\n`;
   if (retryMs !== undefined) frame += `retry: ${retryMs}\n`;
   if (message === null) return `${frame}data: \n\n`;
-  return `${frame}event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  return `${frame}event: message\ndata: ${json ?? JSON.stringify(message)}\n\n`;
 }
 
 /** Writes events to a stream sink; optional keep-alive comments for long-lived streams. */
@@ -33,8 +34,8 @@ export class SseWriter {
     return this.ended;
   }
 
-  event(message: JsonRpcMessage | null, id?: string, retryMs?: number): void {
-    this.raw(sseEvent(message, id, retryMs));
+  event(message: JsonRpcMessage | null, id?: string, retryMs?: number, json?: string): void {
+    this.raw(sseEvent(message, id, retryMs, json));
   }
 
   end(): void {
