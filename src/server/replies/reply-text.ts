@@ -55,7 +55,9 @@ export function inputRequiredJson(
     if (requests === undefined) return undefined;
     text += ',"inputRequests":' + requests;
   }
-  return text + ',"requestState":"' + result.requestState + '",' + META_KEY + ':' + meta.text + '}';
+  // jsonString checks the token is plain ASCII (one regex pass) rather than trusting every sealer
+  // to write base64url: a token with a quote in it must not end the string early.
+  return text + ',"requestState":' + jsonString(result.requestState) + ',' + META_KEY + ':' + meta.text + '}';
 }
 
 /**
