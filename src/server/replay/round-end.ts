@@ -102,7 +102,7 @@ function traceNextRound(
 
 /** The asks of this attempt that no answer met (pauses carry no request: the retry answers them). */
 function pendingRequests(round: OpenedRound, pending: readonly PendingAsk[]): Record<string, InputRequest> {
-  const requests: Record<string, InputRequest> = {};
+  const requests = dict<InputRequest>(); // an ask keyed `__proto__` is a key, not the prototype
   for (const p of pending) {
     if (!p.request) continue;
     requests[p.key] = p.request;
@@ -138,7 +138,7 @@ function lowLevelRequests(
   signal: InputRequired,
   capabilities: RequestScope['clientCapabilities'],
 ): Record<string, InputRequest> {
-  const requests: Record<string, InputRequest> = {};
+  const requests = dict<InputRequest>(); // an ask keyed `__proto__` is a key, not the prototype
   for (const [key, ask] of Object.entries(signal.inputRequests)) {
     if (!ask.supportedBy(capabilities))
       throw ProtocolError.missingCapability(ask.requires, Object.keys(ask.requires).join(', '));

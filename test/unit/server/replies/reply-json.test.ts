@@ -253,6 +253,15 @@ describe('the replies of real flows', () => {
     expectExact(after);
   });
 
+  test('an ask keyed __proto__ is sent under that key, and its answer completes the call', async () => {
+    const first = await call(app, 'proto');
+    const text = JSON.stringify(resultOf(first));
+    expect(text).toContain('"inputRequests":{"__proto__":{"method":"elicitation/create"');
+    const answers = JSON.parse('{"__proto__":{"action":"accept","content":{"confirm":true}}}') as JsonObject;
+    const done = await call(app, 'proto', { requestState: resultOf(first).requestState, inputResponses: answers });
+    expect(resultOf(done)).toMatchObject({ resultType: 'complete', content: [{ text: 'true' }] });
+  });
+
   test('every awkward confirmation message', async () => {
     for (const text of AWKWARD) {
       class One {
