@@ -2,7 +2,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   ContextServerModule,
-  FrameworkError,
   McpApplication,
   REQUEST_STATE_OPTIONS,
   RequestStateModule,
@@ -11,19 +10,9 @@ import {
 } from '../../../src';
 import { createRequestStateCodec, REQUEST_STATE_DEFAULTS } from '../../../src/state';
 import { silentLogger } from '../../../src/server/core/server-logger';
+import { refusal } from '../../helpers/options-refusal';
 
 const app = (extra: object = {}) => McpApplication.create({ name: 'mods', version: '1.0.0', providers: [], ...extra });
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FrameworkError);
-    expect((error as FrameworkError).code).toBe('OMC_INVALID_OPTIONS');
-    return (error as FrameworkError).message;
-  }
-  throw new Error('expected the options to be refused');
-}
 
 describe('RequestStateModule', () => {
   it('holds the requestState options, validated, defaulted and frozen', () => {

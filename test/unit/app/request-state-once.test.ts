@@ -5,10 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as validation from '../../../src/config/validate-options';
-import { defineModule, FrameworkError, McpApplication, RequestStateModule, SHARED_STORES } from '../../../src';
+import { defineModule, McpApplication, RequestStateModule, SHARED_STORES } from '../../../src';
 import { ContextServerModule } from '../../../src/server/core/server-module';
 import { createRequestStateCodec, MemorySingleUseStore, type SingleUseStore } from '../../../src/state';
 import type { SharedStores } from '../../../src/server/fleet/shared-stores';
+import { refusal } from '../../helpers/options-refusal';
 
 const app = (extra: object = {}) => McpApplication.create({ name: 'once', version: '1.0.0', providers: [], ...extra });
 
@@ -30,17 +31,6 @@ function sharedModule(singleUseStore: unknown) {
     close: async () => undefined,
   } satisfies SharedStores;
   return defineModule(SHARED_STORES, stores);
-}
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FrameworkError);
-    expect((error as FrameworkError).code).toBe('OMC_INVALID_OPTIONS');
-    return (error as FrameworkError).message;
-  }
-  throw new Error('expected the options to be refused');
 }
 
 describe('McpApplication.create validates the requestState options once', () => {

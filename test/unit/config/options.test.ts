@@ -3,7 +3,6 @@
  */
 import {
   ContextServerModule,
-  FrameworkError,
   McpApplication,
   Resource,
   ResourceTemplate,
@@ -14,17 +13,7 @@ import {
 import { resolveClientOptions } from '../../../src/client/options';
 import { validateHttpOptions } from '../../../src/transports/http/http-options';
 import { resolveRequestStateOptions } from '../../../src/state';
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FrameworkError);
-    expect((error as FrameworkError).code).toBe('OMC_INVALID_OPTIONS');
-    return (error as FrameworkError).message;
-  }
-  throw new Error('expected the options to be refused');
-}
+import { refusal } from '../../helpers/options-refusal';
 
 /** The `- field: message` lines of a refusal. */
 function lines(message: string): string[] {
