@@ -9,7 +9,9 @@
 #   bash bench/request-instructions.sh <dist/cjs dir> echo|fixed|mrtr <n> [KEY=VALUE env for the server …]
 #   SERVER=bench/servers/raw.mjs bash bench/request-instructions.sh dist/cjs fixed 4000
 #   SERVER=bench/servers/floor-mrtr.mjs bash bench/request-instructions.sh dist/cjs mrtr 2000 MODE=hmac
-# WARM (default 6000 units; 3000 is enough for mrtr) sets the warm-up. Needs valgrind.
+# WARM (default 6000 units; 3000 is enough for mrtr) sets the warm-up; CONC (default 8) the client's concurrency:
+# CONC=1 (one unit at a time) takes how requests batch into reads and wake-ups, which depends on the
+# machine's load, out of the count (A/Bs on a busy machine). Needs valgrind.
 # Valgrind offers no SHA-NI, so OpenSSL hashes with its AVX2 code here (~1.7 k instructions per SHA-256
 # block) where the native process uses SHA-NI: compare builds within one requestState mode, not HMAC mode
 # against ENCRYPT=1 (callgrind reads AES-GCM 1.39× the HMAC seal; natively it is 4.5–7×; profile-notes.md).
@@ -24,9 +26,9 @@ env OMC_DIST="$DIST" TOOLS=$TOOLS PORT=$PORT "$@" valgrind --tool=callgrind --in
 VG=$!
 trap 'kill $VG 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do (echo >/dev/tcp/127.0.0.1/$PORT) 2>/dev/null && break; sleep 1; done
-node bench/lib/instr-client.mjs "$PORT" "$KIND" "${WARM:-6000}" 8
+node bench/lib/instr-client.mjs "$PORT" "$KIND" "${WARM:-6000}" "${CONC:-8}"
 callgrind_control -i on $VG >/dev/null
-node bench/lib/instr-client.mjs "$PORT" "$KIND" "$N" 8
+node bench/lib/instr-client.mjs "$PORT" "$KIND" "$N" "${CONC:-8}"
 callgrind_control -d $VG >/dev/null
 callgrind_control -i off $VG >/dev/null
 sleep 1
