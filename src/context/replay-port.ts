@@ -3,7 +3,8 @@ import { FrameworkError } from '../errors/framework-error';
 import { ProtocolError } from '../errors/protocol-error';
 import type { ClientCapabilities, InputRequest } from '../protocol/types';
 import type { AskPort } from './ask-port';
-import { askFingerprint, withRefusalReason, type Ask } from './asks';
+import { withRefusalReason, type Ask } from './asks';
+import { questionFingerprint, rememberQuestion } from './question-texts';
 import { ANY_QUESTION, hasKey, type FlowState, type IncomingAnswers } from './flow-state';
 import { fenced } from './effect-watch';
 import { InputRequiredSignal, type PendingAsk } from './input-required';
@@ -65,15 +66,18 @@ export class ReplayAskPort implements AskPort {
     }
     const key = ask.key ?? this.nextKey(ask.kind);
     const json = ask.requestJson?.() ?? JSON.stringify(ask.request);
-    const fingerprint = askFingerprint(ask.request, json);
-    this.trace?.push({ kind: 'ask', key, fingerprint, question: ask.request });
     const journaled = hasKey(this.flow.answers, key) ? this.flow.answers[key]! : undefined;
+    const answer = hasKey(this.incoming, key) ? this.incoming[key]! : undefined;
+    // The fingerprint the flow recorded for this key, if any: a question sent from here is compared, not hashed.
+    const fingerprint = questionFingerprint(ask.request, json, journaled?.question ?? answer?.question);
+    this.trace?.push({ kind: 'ask', key, fingerprint, question: ask.request });
     if (journaled && journaled.question === fingerprint) {
       const decoded = ask.decode(journaled.answer);
       if (decoded.ok) return Promise.resolve(decoded.value);
     }
-    const answer = hasKey(this.incoming, key) ? this.incoming[key]! : undefined;
     if (!answer || (answer.question !== fingerprint && answer.question !== ANY_QUESTION)) {
+      // The next round renders this question again: it compares the text instead of hashing it (issue 34).
+      rememberQuestion(fingerprint, json);
       const request = forClient(ask.request, this.capabilities);
       // The text fingerprinted is the request's JSON: the input_required reply reuses it (issue 34).
       return this.suspend({ key, fingerprint, request, json: request === ask.request ? json : undefined });
