@@ -23,35 +23,63 @@ export interface SealedFlow {
 
 const ONCE_PREFIX = 'once:';
 
-/** What an absent map seals as: nothing is made for it (JSON.stringify reads it as `{}`). */
-const NONE: Record<string, never> = Object.freeze(dict<never>());
+/** What an absent or empty map seals as: nothing is made for it (JSON.stringify reads it as `{}`). */
+const NONE: Record<string, never> = Object.freeze({});
 
+/**
+ * The flow in its sealed form: a new object, whose maps of questions, `ctx.state` and re-asks are copies, so
+ * nothing the round still holds is part of it.
+ */
 export function toSealedFlow(flow: FlowState): SealedFlow {
   const maps = madeMaps(flow);
   const sealed: SealedFlow = {
     i: flow.id,
     a: NONE,
-    p: maps.askedMap ?? NONE,
-    s: maps.stateMap ?? NONE,
+    p: copied(maps.askedMap),
+    s: copied(maps.stateMap),
     o: NONE,
-    x: maps.reasksMap ?? NONE,
+    x: copied(maps.reasksMap),
     n: flow.round,
   };
   const answers = maps.answersMap;
-  if (answers !== undefined) {
-    const a = (sealed.a = dict());
-    for (const k in answers) a[k] = { f: answers[k]!.question, r: answers[k]!.answer };
+  // An empty map seals as NONE too (a map read but never written): see standsForItsText.
+  for (const k in answers) {
+    if (sealed.a === NONE) sealed.a = dict();
+    sealed.a[k] = { f: answers[k]!.question, r: answers[k]!.answer };
   }
   const onces = maps.oncesMap;
-  if (onces !== undefined) {
-    const o = (sealed.o = dict());
-    for (const k in onces) o[ONCE_PREFIX + k] = 'value' in onces[k]! ? { v: onces[k]!.value } : {};
+  for (const k in onces) {
+    if (sealed.o === NONE) sealed.o = dict();
+    sealed.o[ONCE_PREFIX + k] = 'value' in onces[k]! ? { v: onces[k]!.value } : {};
   }
   if (flow.handlerState !== undefined) sealed.u = flow.handlerState;
   if (flow.firstSpan !== undefined) sealed.t = flow.firstSpan;
   if (flow.askedAt !== undefined) sealed.w = flow.askedAt;
   if (flow.approval !== undefined) sealed.g = flow.approval;
   return sealed;
+}
+
+/**
+ * True when `sealed` (from toSealedFlow) can stand for its own JSON text: with no answers and no once
+ * outcomes, it holds only strings and safe integers, in maps toSealedFlow made, so readFlow reads the same
+ * from it as from a parse of its text. The codec may then keep it for the token's return (issue 34).
+ */
+export function standsForItsText(sealed: SealedFlow): boolean {
+  return sealed.a === NONE && sealed.o === NONE;
+}
+
+/**
+ * A map's copy as a plain object, as JSON.parse makes them (V8 reads those back faster than a prototype-less
+ * map); a key `__proto__` is defined as a key, as JSON.parse does, never set as the prototype.
+ */
+function copied<V>(map: Record<string, V> | undefined): Record<string, V> {
+  let copy: Record<string, V> | undefined;
+  for (const k in map) {
+    copy ??= {};
+    if (k !== '__proto__') copy[k] = map[k]!;
+    else Object.defineProperty(copy, k, { value: map[k], enumerable: true, writable: true, configurable: true });
+  }
+  return copy ?? NONE;
 }
 
 /**

@@ -31,7 +31,7 @@ const PRINCIPAL_TAG_BYTES = 16;
  * CanonicalJsonError for params nested deeper than 64, holding lone surrogates, or not JSON.
  */
 export function paramsDigest(params: unknown): string {
-  return sha256Base64Url(params === undefined ? 'null' : canonicalJsonOmitting(params, UNBOUND_PARAM_KEYS));
+  return sha256Base64Url(canonicalParams(params));
 }
 
 type OneShotHash = (alg: string, data: string, enc: 'base64url') => string;
@@ -48,19 +48,62 @@ function sha256Base64Url(text: string): string {
     : encodeBase64Url(createHash('sha256').update(text, 'utf8').digest());
 }
 
+/** Params' canonical text and its digest. */
+export interface DigestedParams {
+  readonly digest: string;
+  readonly text: string;
+}
+
 /**
  * paramsDigest, remembered per params object: one request opens the state and seals the next
  * round over the same (never mutated) params, so the canonical form is computed once.
  */
-const digests = new WeakMap<object, string>();
+const digests = new WeakMap<object, DigestedParams>();
 export function paramsDigestOnce(params: unknown): string {
+  return digestedParams(params).digest;
+}
+
+/** paramsDigestOnce with the canonical text it hashed (what a token this process mints keeps for its return). */
+export function digestedParams(params: unknown): DigestedParams {
+  if (typeof params !== 'object' || params === null) return digestOf(canonicalParams(params));
+  let digested = digests.get(params);
+  if (digested === undefined) digests.set(params, (digested = digestOf(canonicalParams(params))));
+  return digested;
+}
+
+/**
+ * paramsDigestOnce for the params of a returning round whose token this process minted with the digest
+ * `claimed` of the canonical text `known`. Presented params with that same text have that digest: the texts
+ * are compared instead of hashing again (issue 34: a one-shot SHA-256 costs ≈ 8 k instructions). Any other
+ * text is hashed, so the check is exactly as strict as paramsDigestOnce.
+ */
+export function paramsDigestKnown(params: unknown, claimed: string, known: string): string {
   if (typeof params !== 'object' || params === null) return paramsDigest(params);
-  let digest = digests.get(params);
-  if (digest === undefined) {
-    digest = paramsDigest(params);
-    digests.set(params, digest);
+  let digested = digests.get(params);
+  if (digested === undefined) {
+    const text = canonicalParams(params);
+    digested = sameText(text, known) ? { digest: claimed, text } : digestOf(text);
+    digests.set(params, digested);
   }
-  return digest;
+  return digested.digest;
+}
+
+function canonicalParams(params: unknown): string {
+  return params === undefined ? 'null' : canonicalJsonOmitting(params, UNBOUND_PARAM_KEYS);
+}
+
+function digestOf(text: string): DigestedParams {
+  return { digest: sha256Base64Url(text), text };
+}
+
+/**
+ * Equal texts, in time that depends on the presented text's length only, not on where they differ: a stolen
+ * token's holder learns nothing of the params it was minted for (the memory answers once per token anyway).
+ */
+function sameText(presented: string, known: string): boolean {
+  let diff = presented.length ^ known.length;
+  for (let i = 0; i < presented.length; i++) diff |= presented.charCodeAt(i) ^ (known.charCodeAt(i) | 0);
+  return diff === 0;
 }
 
 /** Keyed tag of a principal id, or undefined for "no principal". */

@@ -1,6 +1,6 @@
 /** The checks an authenticated token's claims must pass against the clock and the retry request. */
 import { timingSafeEqual } from 'node:crypto';
-import { paramsDigestOnce, principalTag, type StateBinding } from './binding';
+import { paramsDigestKnown, paramsDigestOnce, principalTag, type StateBinding } from './binding';
 import { CanonicalJsonError } from './canonical-json';
 import type { StateClaims } from './claims';
 import { StateRefusal } from './state-refusal';
@@ -15,14 +15,23 @@ export function checkTimes(claims: StateClaims, now: number, flowLifetimeMs: num
   if (now >= claims.fst + flowLifetimeMs) throw new StateRefusal('flow_expired');
 }
 
-export function checkBinding(claims: StateClaims, binding: StateBinding, bindingKey: Buffer): void {
+/** `knownParamsText`: the canonical params text `claims.pd` digests, when this process minted the token. */
+export function checkBinding(
+  claims: StateClaims,
+  binding: StateBinding,
+  bindingKey: Buffer,
+  knownParamsText?: string,
+): void {
   if (claims.rev !== binding.revision) throw new StateRefusal('revision');
   checkPrincipal(claims.pt, principalTag(bindingKey, binding.principal));
   if (claims.m !== binding.method) throw new StateRefusal('binding', 'method');
   if (claims.t !== binding.target) throw new StateRefusal('binding', 'target');
   let digest: string;
   try {
-    digest = paramsDigestOnce(binding.params);
+    digest =
+      knownParamsText === undefined
+        ? paramsDigestOnce(binding.params)
+        : paramsDigestKnown(binding.params, claims.pd, knownParamsText);
   } catch (error) {
     if (error instanceof CanonicalJsonError) throw new StateRefusal('binding', `params: ${error.reason}`);
     throw error;

@@ -9,7 +9,9 @@
  * Looked up by the token's last characters (its MAC or tag: unknowable without the key, so a forged
  * token never meets an entry), then compared whole. Bounded by count and by bytes, oldest first out; an
  * entry goes once opened. The claims (the payload included, in AES-GCM mode too) stay in this process's
- * memory meanwhile, as the flow itself did while its round ran.
+ * memory meanwhile, as the flow itself did while its round ran, with the canonical text of the params they
+ * bind (its digest is in the claims): the returning round compares its params' text with it instead of
+ * hashing (issue 34), so that check stays exactly as strict.
  */
 import type { ClaimsDraft, StateClaims } from './claims';
 import type { DerivedStateKey } from './key-ring';
@@ -17,34 +19,49 @@ import type { DerivedStateKey } from './key-ring';
 /** Base64url characters looked up: 22 of them carry 132 bits of the MAC or tag. */
 const TAIL_CHARS = 22;
 export const MAX_MINTED_TOKENS = 4096;
-/** Token characters plus payload JSON characters kept, in all. */
+/** Token characters plus payload JSON and params text characters kept, in all. */
 export const MAX_MINTED_BYTES = 4 * 1024 * 1024;
 
 interface Minted {
   readonly token: string;
   readonly key: DerivedStateKey;
   readonly claims: ClaimsDraft;
+  /** The payload object itself, when its sealer handed it over (see `remember`); else it is parsed from its JSON. */
+  readonly payload: object | undefined;
+  /** The canonical text of the params `claims.pd` digests, when short enough to keep. */
+  readonly paramsText: string | undefined;
   readonly bytes: number;
 }
 
 export interface MintedClaims {
   key: DerivedStateKey;
   claims: StateClaims;
+  /** The canonical params text `claims.pd` is the digest of (absent when it was too long to keep). */
+  paramsText?: string;
 }
+
+/** A params text longer than this is not kept: its round hashes the params again. */
+export const MAX_KEPT_PARAMS_CHARS = 4096;
 
 export class MintedTokens {
   private readonly byTail = new Map<string, Minted>();
   private bytes = 0;
 
-  remember(token: string, key: DerivedStateKey, claims: ClaimsDraft): void {
-    const bytes = token.length + (claims.payloadJson?.length ?? 0);
+  /**
+   * `payload`, when given, is what `claims.payloadJson` was made from, handed over by its sealer: nothing else
+   * holds or changes it, and it reads as JSON.parse of that text would. The token then reopens to this very
+   * object (handed out once, as the entry goes) instead of parsing the text again (issue 34).
+   */
+  remember(token: string, key: DerivedStateKey, claims: ClaimsDraft, payload?: object, paramsText?: string): void {
+    const kept = paramsText !== undefined && paramsText.length <= MAX_KEPT_PARAMS_CHARS ? paramsText : undefined;
+    const bytes = token.length + (claims.payloadJson?.length ?? 0) + (kept?.length ?? 0);
     if (bytes > MAX_MINTED_BYTES) return;
     const tail = token.slice(-TAIL_CHARS);
     this.drop(tail);
     while (this.byTail.size >= MAX_MINTED_TOKENS || this.bytes + bytes > MAX_MINTED_BYTES) {
       this.drop(this.byTail.keys().next().value!);
     }
-    this.byTail.set(tail, { token, key, claims, bytes });
+    this.byTail.set(tail, { token, key, claims, payload, paramsText: kept, bytes });
     this.bytes += bytes;
   }
 
@@ -55,7 +72,7 @@ export class MintedTokens {
     const minted = this.byTail.get(tail);
     if (minted === undefined || minted.token !== token) return undefined;
     this.drop(tail);
-    return { key: minted.key, claims: claimsOf(minted.claims) };
+    return { key: minted.key, claims: claimsOf(minted.claims, minted.payload), paramsText: minted.paramsText };
   }
 
   private drop(tail: string): void {
@@ -67,7 +84,7 @@ export class MintedTokens {
 }
 
 /** What decodeClaims would read back from the sealed bytes. */
-function claimsOf(d: ClaimsDraft): StateClaims {
+function claimsOf(d: ClaimsDraft, payload: object | undefined): StateClaims {
   const claims: StateClaims = {
     jti: d.jti.toString('base64url'),
     iat: d.iat,
@@ -80,6 +97,6 @@ function claimsOf(d: ClaimsDraft): StateClaims {
     m: d.m,
     t: d.t,
   };
-  if (d.payloadJson !== undefined) claims.p = JSON.parse(d.payloadJson);
+  if (d.payloadJson !== undefined) claims.p = payload ?? JSON.parse(d.payloadJson);
   return claims;
 }

@@ -8,7 +8,7 @@
  */
 import { createRandomPool } from './random-pool';
 import { FrameworkError } from '../errors/framework-error';
-import { assertBindingShape, paramsDigestOnce, principalTag, type StateBinding } from './binding';
+import { assertBindingShape, digestedParams, principalTag, type StateBinding } from './binding';
 import {
   claimsLength,
   decodeClaims,
@@ -41,8 +41,14 @@ export interface RequestStateCodec {
   /** Hex fingerprint of the minting key: equal across instances that share the key. */
   readonly fingerprint: string;
   readonly encrypted: boolean;
-  /** Throws FrameworkError('OMC_STATE_TOO_LARGE') when the token would exceed maxRequestStateBytes. */
-  seal(payload: unknown, binding: StateBinding, flowStartedAt?: number): string;
+  /**
+   * Throws FrameworkError('OMC_STATE_TOO_LARGE') when the token would exceed maxRequestStateBytes.
+   * `handOver`: the caller gives `payload` away (an object made for this seal, which nothing else holds or will
+   * change, whose every value reads as its JSON text would: strings, booleans, null, finite numbers other than
+   * -0, plain objects and arrays, no undefined). When the token comes back to this process, it opens to that
+   * very object instead of a parse of its text (issue 34). Without it, every open parses.
+   */
+  seal(payload: unknown, binding: StateBinding, flowStartedAt?: number, handOver?: boolean): string;
   /** Resolves the payload, or rejects with a StateRefusal. */
   open(token: unknown, binding: StateBinding): Promise<OpenedState>;
 }
@@ -68,8 +74,8 @@ export function createRequestStateCodec(
       return settings.keyRing.fingerprint;
     },
     encrypted: settings.mode === 'aead',
-    seal: (payload: unknown, binding: StateBinding, flowStartedAt?: number) =>
-      sealState(settings, payload, binding, flowStartedAt),
+    seal: (payload: unknown, binding: StateBinding, flowStartedAt?: number, handOver?: boolean) =>
+      sealState(settings, payload, binding, flowStartedAt, handOver),
     open: (token: unknown, binding: StateBinding) => openState(settings, token, binding),
   });
 }
@@ -111,7 +117,13 @@ function codecSettings(
   };
 }
 
-function sealState(c: CodecSettings, payload: unknown, binding: StateBinding, flowStartedAt?: number): string {
+function sealState(
+  c: CodecSettings,
+  payload: unknown,
+  binding: StateBinding,
+  flowStartedAt?: number,
+  handOver?: boolean,
+): string {
   assertBindingShape(binding);
   const iat = Math.floor(c.now());
   const fst = flowStartedAt ?? iat;
@@ -121,6 +133,7 @@ function sealState(c: CodecSettings, payload: unknown, binding: StateBinding, fl
     );
   }
   const key = c.keyRing.minting;
+  const params = digestedParams(binding.params); // throws CanonicalJsonError for params we could never verify
   const claims: ClaimsDraft = {
     jti: c.random(TOKEN_ID_BYTES),
     iat,
@@ -130,7 +143,7 @@ function sealState(c: CodecSettings, payload: unknown, binding: StateBinding, fl
     rev: binding.revision,
     m: binding.method,
     t: binding.target,
-    pd: paramsDigestOnce(binding.params), // throws CanonicalJsonError for params we could never verify
+    pd: params.digest,
     pt: principalTag(key.bindingKey, binding.principal),
     payloadJson: payloadJson(payload),
   };
@@ -144,7 +157,8 @@ function sealState(c: CodecSettings, payload: unknown, binding: StateBinding, fl
     );
   }
   const token = sealEnvelope(c.mode, key, claims, bytes, c.random, c.tokenKeys);
-  c.minted.remember(token, key, claims);
+  const keep = handOver === true && typeof payload === 'object' && payload !== null ? payload : undefined;
+  c.minted.remember(token, key, claims, keep, params.text);
   return token;
 }
 
@@ -157,10 +171,11 @@ async function openState(c: CodecSettings, token: unknown, binding: StateBinding
   if (typeof token !== 'string') throw new StateRefusal('not_a_string', typeof token);
   // The size cap comes first: nothing is decoded, hashed or decrypted for an oversize token.
   if (token.length > c.maxBytes) throw new StateRefusal('oversize', `${token.length} > ${c.maxBytes}`);
-  const { key, claims } = c.minted.take(token) ?? openToken(c, token);
+  const minted = c.minted.take(token);
+  const { key, claims } = minted ?? openToken(c, token);
   checkTimes(claims, c.now(), c.flowLifetimeMs);
   if (claims.aud !== c.audience) throw new StateRefusal('audience');
-  checkBinding(claims, binding, key.bindingKey);
+  checkBinding(claims, binding, key.bindingKey, minted?.paramsText);
   if (c.singleUse !== undefined && !(await c.singleUse.claim(claims.jti, claims.exp))) {
     throw new StateRefusal('replayed');
   }

@@ -6,7 +6,7 @@
  */
 import { askFingerprint } from '../../context/asks';
 import { dict, type FlowState } from '../../context/flow-state';
-import { toSealedFlow } from '../../context/sealed-flow';
+import { standsForItsText, toSealedFlow } from '../../context/sealed-flow';
 import { InputRequired } from '../../context/input-required-result';
 import type { PendingAsk } from '../../context/input-required';
 import type { StateBag } from '../../context/state-bag';
@@ -172,6 +172,7 @@ function seal(
   round.flow.state = state.toJSON();
   const result: JsonObject = { resultType: 'input_required' };
   if (Object.keys(requests).length) result.inputRequests = requests;
-  result.requestState = sealer.seal(toSealedFlow(round.flow), round.binding, round.flowStartedAt);
+  const sealed = toSealedFlow(round.flow);
+  result.requestState = sealer.seal(sealed, round.binding, round.flowStartedAt, standsForItsText(sealed));
   return result;
 }

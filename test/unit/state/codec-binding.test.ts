@@ -157,3 +157,29 @@ describe('A12: property round trip', () => {
     );
   });
 });
+
+describe('paramsDigestKnown (a returning round of a token minted here)', () => {
+  // The real module, so its digest matches what paramsDigestOnce gives.
+  const bindingModule = jest.requireActual<typeof import('../../../src/state/binding')>('../../../src/state/binding');
+  const { digestedParams, paramsDigestKnown, paramsDigestOnce } = bindingModule;
+  /** A fresh object: the digest is remembered per object. */
+  const copy = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+
+  it('gives the claimed digest to params with the known canonical text, without hashing them', () => {
+    const known = digestedParams({ name: 't', arguments: { a: 1 } }).text;
+    // A made-up claim shows the comparison answered, not a hash.
+    expect(paramsDigestKnown({ arguments: { a: 1 }, name: 't', _meta: { x: 1 } }, 'made-up', known)).toBe('made-up');
+  });
+
+  it('hashes params with any other text, as paramsDigestOnce would', () => {
+    const known = digestedParams({ name: 't', arguments: { a: 1 } }).text;
+    const others = [{ name: 't', arguments: { a: 2 } }, { name: 't', arguments: {} }, { name: 't' }, null, undefined];
+    for (const params of others) {
+      expect(paramsDigestKnown(params, 'made-up', known)).toBe(paramsDigestOnce(copy(params)));
+    }
+    // A text that is a prefix of the known one, or extends it, is another text.
+    const longer = { name: 't', arguments: { a: 1, b: 2 } };
+    expect(paramsDigestKnown(longer, 'made-up', known)).toBe(paramsDigestOnce(copy(longer)));
+    expect(paramsDigestKnown({ name: 't', arguments: { a: 1 } }, 'made-up', `${known} `)).not.toBe('made-up');
+  });
+});

@@ -2,7 +2,12 @@
 // the same checks, and the full path for everything else.
 // The real module objects (not TS namespace copies), so jest.spyOn reaches the codec's calls.
 import envelope = require('../../../src/state/envelope');
-import { MAX_MINTED_BYTES, MAX_MINTED_TOKENS, MintedTokens } from '../../../src/state/minted-tokens';
+import {
+  MAX_KEPT_PARAMS_CHARS,
+  MAX_MINTED_BYTES,
+  MAX_MINTED_TOKENS,
+  MintedTokens,
+} from '../../../src/state/minted-tokens';
 import type { ClaimsDraft } from '../../../src/state/claims';
 import type { DerivedStateKey } from '../../../src/state/key-ring';
 import { binding, codec, FakeClock, MODES, refusalOf } from './state-fixtures';
@@ -94,6 +99,49 @@ describe.each(MODES)('tokens this process minted, in %s mode', (_mode, encrypt) 
     await expect(refusalOf(subject.open(token, binding()))).resolves.toBe('replayed');
   });
 
+  it('a payload handed over reopens as that very object, once; a second opening parses the token', async () => {
+    const clock = new FakeClock();
+    const subject = codec({ encryptRequestState: encrypt }, clock);
+    const other = codec({ encryptRequestState: encrypt }, clock);
+    const payload = { i: 'f', p: { confirm: 'AbCd' }, n: 1, w: 17 };
+    const token = subject.seal(payload, binding(), undefined, true);
+    const first = await subject.open(token, binding());
+    expect(first.payload).toBe(payload);
+    const second = await subject.open(token, binding());
+    expect(second.payload).not.toBe(payload);
+    expect(second.payload).toStrictEqual(payload);
+    expect((await other.open(token, binding())).payload).toStrictEqual(payload);
+    // Not handed over: every opening is a parse of its own, never the sealer's object.
+    const kept = { n: 2 };
+    const plain = await subject.open(subject.seal(kept, binding()), binding());
+    expect(plain.payload).not.toBe(kept);
+    expect(plain.payload).toStrictEqual(kept);
+  });
+
+  it('params are compared with the text they were sealed over: same canonical text opens, any other is refused', async () => {
+    const subject = codec({ encryptRequestState: encrypt });
+    const sealedOver = { name: 'deploy', arguments: { env: 'prod', replicas: 3 }, _meta: { progressToken: 1 } };
+    const sameText = [
+      { arguments: { replicas: 3, env: 'prod' }, name: 'deploy' }, // another key order
+      { ...sealedOver, _meta: { progressToken: 2 }, requestState: 'x', inputResponses: { a: 1 } }, // unbound keys
+    ];
+    for (const params of sameText) {
+      const token = subject.seal(1, binding({ params: sealedOver }));
+      await expect(subject.open(token, binding({ params }))).resolves.toMatchObject({ payload: 1 });
+    }
+    const otherText = [
+      { name: 'deploy', arguments: { env: 'prod', replicas: 4 } },
+      { name: 'deploy', arguments: { env: 'prod', replicas: 3, extra: null } },
+      { name: 'deploy', arguments: { env: 'prod' } },
+      { name: 'deploy', arguments: { env: 'prod', replicas: '3' } },
+      { name: 'deplo', arguments: { env: 'prod', replicas: 3 } },
+    ];
+    for (const params of otherText) {
+      const token = subject.seal(1, binding({ params: sealedOver }));
+      await expect(refusalOf(subject.open(token, binding({ params })))).resolves.toBe('binding');
+    }
+  });
+
   it(`remembers at most ${MAX_MINTED_TOKENS} tokens: the oldest are opened the full way`, async () => {
     const subject = codec({ encryptRequestState: encrypt });
     const tokens = Array.from({ length: MAX_MINTED_TOKENS + 3 }, (_, i) => subject.seal(i, binding()));
@@ -130,6 +178,31 @@ describe('MintedTokens', () => {
     for (const t of tokens) minted.remember(t, key, draft(JSON.stringify(big)));
     const kept = tokens.filter((t) => minted.take(t) !== undefined);
     expect(kept).toEqual(tokens.slice(3)); // 3 × (a quarter + a token) fit, a fourth would not
+  });
+
+  it(`keeps a params text of at most ${MAX_KEPT_PARAMS_CHARS} characters, counted in its bytes`, () => {
+    const minted = new MintedTokens();
+    minted.remember(token(1), key, draft(undefined), undefined, '{"a":1}');
+    expect(minted.take(token(1))).toMatchObject({ paramsText: '{"a":1}' });
+    const long = `"${'q'.repeat(MAX_KEPT_PARAMS_CHARS)}"`;
+    minted.remember(token(2), key, draft(undefined), undefined, long);
+    expect(minted.take(token(2))?.paramsText).toBeUndefined();
+    // Entries of the longest params text kept: only as many as the byte budget holds, the newest.
+    const quarter = 'p'.repeat(MAX_KEPT_PARAMS_CHARS);
+    const count = Math.ceil(MAX_MINTED_BYTES / MAX_KEPT_PARAMS_CHARS) + 5;
+    const many = Array.from({ length: count }, (_, i) => token(i + 10));
+    for (const t of many) minted.remember(t, key, draft(undefined), undefined, quarter);
+    const kept = many.filter((t) => minted.take(t) !== undefined);
+    expect(kept.length * (MAX_KEPT_PARAMS_CHARS + 64)).toBeLessThanOrEqual(MAX_MINTED_BYTES);
+    expect(kept).toEqual(many.slice(many.length - kept.length));
+  });
+
+  it('hands a kept payload object out once, with the claims read from the draft', () => {
+    const minted = new MintedTokens();
+    const payload = { a: 1 };
+    minted.remember(token(3), key, draft('{"a":1}'), payload);
+    expect(minted.take(token(3))?.claims.p).toBe(payload);
+    expect(minted.take(token(3))).toBeUndefined();
   });
 
   it('does not remember a token larger than the whole budget, and never answers a shorter or unknown token', () => {
