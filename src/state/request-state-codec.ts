@@ -43,12 +43,13 @@ export interface RequestStateCodec {
   readonly encrypted: boolean;
   /**
    * Throws FrameworkError('OMC_STATE_TOO_LARGE') when the token would exceed maxRequestStateBytes.
-   * `handOver`: the caller gives `payload` away (an object made for this seal, which nothing else holds or will
-   * change, whose every value reads as its JSON text would: strings, booleans, null, finite numbers other than
-   * -0, plain objects and arrays, no undefined). When the token comes back to this process, it opens to that
-   * very object instead of a parse of its text (issue 34). Without it, every open parses.
+   * `handedOverJson`: `JSON.stringify(payload)`, given when the caller gives `payload` away: an object made for
+   * this seal, nesting no deeper than 64, which nothing else holds or will change and which reads as its JSON
+   * text would (strings, booleans, null, finite numbers other than -0, plain objects and arrays, no undefined).
+   * The text is sealed as given, and when the token comes back to this process it opens to that very object
+   * instead of a parse of the text (issue 34). Without it, the payload is stringified and every open parses.
    */
-  seal(payload: unknown, binding: StateBinding, flowStartedAt?: number, handOver?: boolean): string;
+  seal(payload: unknown, binding: StateBinding, flowStartedAt?: number, handedOverJson?: string): string;
   /** Resolves the payload, or rejects with a StateRefusal. */
   open(token: unknown, binding: StateBinding): Promise<OpenedState>;
 }
@@ -74,8 +75,8 @@ export function createRequestStateCodec(
       return settings.keyRing.fingerprint;
     },
     encrypted: settings.mode === 'aead',
-    seal: (payload: unknown, binding: StateBinding, flowStartedAt?: number, handOver?: boolean) =>
-      sealState(settings, payload, binding, flowStartedAt, handOver),
+    seal: (payload: unknown, binding: StateBinding, flowStartedAt?: number, handedOverJson?: string) =>
+      sealState(settings, payload, binding, flowStartedAt, handedOverJson),
     open: (token: unknown, binding: StateBinding) => openState(settings, token, binding),
   });
 }
@@ -122,7 +123,7 @@ function sealState(
   payload: unknown,
   binding: StateBinding,
   flowStartedAt?: number,
-  handOver?: boolean,
+  handedOverJson?: string,
 ): string {
   assertBindingShape(binding);
   const iat = Math.floor(c.now());
@@ -145,7 +146,7 @@ function sealState(
     t: binding.target,
     pd: params.digest,
     pt: principalTag(key.bindingKey, binding.principal),
-    payloadJson: payloadJson(payload),
+    payloadJson: handedOverJson ?? payloadJson(payload),
   };
   const bytes = claimsLength(claims);
   // Refuse before the envelope is built: emit nothing we would refuse on the way back in.
@@ -157,7 +158,7 @@ function sealState(
     );
   }
   const token = sealEnvelope(c.mode, key, claims, bytes, c.random, c.tokenKeys);
-  const keep = handOver === true && typeof payload === 'object' && payload !== null ? payload : undefined;
+  const keep = handedOverJson !== undefined && typeof payload === 'object' && payload !== null ? payload : undefined;
   c.minted.remember(token, key, claims, keep, params.text);
   return token;
 }

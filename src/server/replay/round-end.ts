@@ -6,7 +6,7 @@
  */
 import { askFingerprint } from '../../context/asks';
 import { dict, type FlowState } from '../../context/flow-state';
-import { standsForItsText, toSealedFlow } from '../../context/sealed-flow';
+import { sealedFlowText, toSealedFlow } from '../../context/sealed-flow';
 import { InputRequired } from '../../context/input-required-result';
 import type { PendingAsk } from '../../context/input-required';
 import type { StateBag } from '../../context/state-bag';
@@ -173,6 +173,6 @@ function seal(
   const result: JsonObject = { resultType: 'input_required' };
   if (Object.keys(requests).length) result.inputRequests = requests;
   const sealed = toSealedFlow(round.flow);
-  result.requestState = sealer.seal(sealed, round.binding, round.flowStartedAt, standsForItsText(sealed));
+  result.requestState = sealer.seal(sealed, round.binding, round.flowStartedAt, sealedFlowText(sealed));
   return result;
 }

@@ -99,18 +99,21 @@ describe.each(MODES)('tokens this process minted, in %s mode', (_mode, encrypt) 
     await expect(refusalOf(subject.open(token, binding()))).resolves.toBe('replayed');
   });
 
-  it('a payload handed over reopens as that very object, once; a second opening parses the token', async () => {
+  it('a payload handed over with its text reopens as that very object, once; a second opening parses the token', async () => {
     const clock = new FakeClock();
     const subject = codec({ encryptRequestState: encrypt }, clock);
     const other = codec({ encryptRequestState: encrypt }, clock);
     const payload = { i: 'f', p: { confirm: 'AbCd' }, n: 1, w: 17 };
-    const token = subject.seal(payload, binding(), undefined, true);
+    const token = subject.seal(payload, binding(), undefined, JSON.stringify(payload));
     const first = await subject.open(token, binding());
     expect(first.payload).toBe(payload);
     const second = await subject.open(token, binding());
     expect(second.payload).not.toBe(payload);
     expect(second.payload).toStrictEqual(payload);
     expect((await other.open(token, binding())).payload).toStrictEqual(payload);
+    // The text handed over is what is sealed: another instance reads exactly it.
+    const told = subject.seal({ told: 1 }, binding(), undefined, '{"told":2}');
+    expect((await other.open(told, binding())).payload).toStrictEqual({ told: 2 });
     // Not handed over: every opening is a parse of its own, never the sealer's object.
     const kept = { n: 2 };
     const plain = await subject.open(subject.seal(kept, binding()), binding());
