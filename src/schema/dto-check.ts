@@ -34,7 +34,16 @@ const outlinesByFacts = new WeakMap<readonly PropertyFacts[], DtoOutline>();
 export function checkDto(dto: Function): DtoOutline {
   let outline = outlines.get(dto);
   if (outline) return outline;
-  const root = factsOf(dto);
+  let root = checkedFacts.get(dto);
+  if (root === undefined) {
+    const read = readFacts(dto);
+    root = read.facts;
+    // A DTO whose shape was checked and walked before keeps no entry of its own (two WeakMap entries per
+    // DTO, thousands in a generated app): asked again, or by the builder, its shape finds the same ones.
+    outline = read.shared ? outlinesByFacts.get(root) : undefined;
+    if (outline) return outline;
+    if (!read.shared) checkedFacts.set(dto, root);
+  }
   // Same facts, same walk: it reads nothing but the facts (nested classes are in them, by identity).
   outline = outlinesByFacts.get(root);
   if (!outline) {
@@ -79,14 +88,19 @@ function factsOf(dto: Function): readonly PropertyFacts[] {
 }
 
 function describeChecked(dto: Function): readonly PropertyFacts[] {
+  return readFacts(dto).facts;
+}
+
+/** `shared`: the facts of a shape that passed before (nothing was read but the shape). */
+function readFacts(dto: Function): { facts: readonly PropertyFacts[]; shared: boolean } {
   const fields = readInstanceFields(dto);
   const shape = dtoShape(dto, fields);
   const known = shape === undefined ? undefined : factsByShape.get(shape);
-  if (known) return known;
+  if (known) return { facts: known, shared: true };
   const facts = describeDtoProperties(dto, fields);
   rejectUndescribedFields(dto, facts, fields.names);
   if (shape !== undefined) factsByShape.set(shape, facts);
-  return facts;
+  return { facts, shared: false };
 }
 
 /** The builder deep-copies raw fragments, examples and defaults: one with a reference cycle fails here. */

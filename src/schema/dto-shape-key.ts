@@ -57,9 +57,12 @@ export function dtoShape(dto: Function, fields: InstanceFields): DtoShape | unde
     const name = rule.propertyName;
     if (!properties.includes(name)) properties.push(name);
     // Named as the check names it (registerDecorator makes a constraint class per decorator call, so
-    // the class's identity would tell every DTO apart).
-    const decorator = rule.name ?? (rule.constraintCls?.name || rule.type);
-    at = step(step(step(step(step(at, name), rule.type), rule.name), decorator), !!rule.each);
+    // the class's identity would tell every DTO apart); a rule with a name is named by it, one step.
+    const ruleName = rule.name;
+    at = step(step(step(at, name), rule.type), ruleName);
+    const decorator = ruleName ?? (rule.constraintCls?.name || rule.type);
+    if (ruleName === undefined || ruleName === null) at = step(at, decorator);
+    at = step(at, !!rule.each);
     const noted = NOTED_TYPES.has(rule.type) || decorator === 'isDefined';
     if (noted) at = step(at, NOT_READ);
     else at = rule.constraints === undefined ? step(at, undefined) : items(at, rule.constraints);

@@ -25,6 +25,7 @@ export function readInstanceFields(dto: Function): InstanceFields {
     return NO_FIELDS;
   }
   const names = Object.keys(instance);
+  if (names.length === 0) return NO_FIELDS; // most DTOs (decorated declarations leave no own field)
   let defaults: Map<string, unknown> | undefined;
   for (const key of names) {
     const value = (instance as Record<string, unknown>)[key];

@@ -5,7 +5,18 @@
  * faulty one still fails. Counted, not timed.
  */
 import 'reflect-metadata';
-import { IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  Validate,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { FrameworkError } from '../../../src/errors/framework-error';
 import { checkDto, createDtoValidator, dtoToJsonSchema } from '../../../src/schema';
 import * as propertyFacts from '../../../src/schema/property-facts';
@@ -39,6 +50,9 @@ describe('DTOs of one shape', () => {
     const described = jest.spyOn(propertyFacts, 'describeDtoProperties');
     const dtos = Array.from({ length: 200 }, () => dto(base()));
     for (const d of dtos) expect([...checkDto(d).names]).toEqual(['text', 'count', 'label']);
+    expect(described).toHaveBeenCalledTimes(1);
+    // A DTO of a known shape keeps no entry of its own: asked again, its shape answers, nothing is read.
+    expect(checkDto(dtos[7]!)).toBe(checkDto(dtos[8]!));
     expect(described).toHaveBeenCalledTimes(1);
     const schema = dtoToJsonSchema(dtos[0]!);
     expect(dtoToJsonSchema(dtos[199]!)).toBe(schema);
@@ -96,6 +110,25 @@ describe('DTOs of one shape', () => {
     checkDto(other);
     expect(described).toHaveBeenCalledTimes(1);
     expect(dtoToJsonSchema(other)).not.toBe(dtoToJsonSchema(first));
+  });
+
+  it('a constraint class with no decorator name is told apart by its own name', () => {
+    @ValidatorConstraint({ name: 'first' })
+    class First implements ValidatorConstraintInterface {
+      validate = () => true;
+    }
+    @ValidatorConstraint({ name: 'second' })
+    class Second implements ValidatorConstraintInterface {
+      validate = () => true;
+    }
+    const described = jest.spyOn(propertyFacts, 'describeDtoProperties');
+    const withRule = (rule: Function) =>
+      dto({ ...base(), label: [String, [IsOptional(), IsString(), Validate(rule)]] });
+    checkDto(withRule(First));
+    checkDto(withRule(First));
+    expect(described).toHaveBeenCalledTimes(1);
+    checkDto(withRule(Second));
+    expect(described).toHaveBeenCalledTimes(2);
   });
 
   it('a DTO that differs by a mistake still fails, after many good ones of the shape it resembles', () => {
