@@ -91,10 +91,14 @@ export class McpApplication {
     this.info = identityOf(options);
 
     assertListedOnce(options.providers);
-    for (const p of options.providers) {
-      registerProvider(this.container, p);
-      if (typeof p === 'function') this.discover(p);
-    }
+    // Held: each list announced once, not once per item (nothing listens yet; a per-item announcement is
+    // work per tool for nothing).
+    this.registry.batch(() => {
+      for (const p of options.providers) {
+        registerProvider(this.container, p);
+        if (typeof p === 'function') this.discover(p);
+      }
+    });
     assertConstructible(constructedClasses(options.providers), this.container);
     assertAppsLinked(this.registry);
 

@@ -91,7 +91,10 @@ export const MetadataStore = {
   /** `design:paramtypes` of a method, or undefined when the compiler emitted no metadata. */
   paramTypes: (cls: Function, method: string): Function[] | undefined => {
     assertReflect();
-    return Reflect.getMetadata('design:paramtypes', cls.prototype, method);
+    // A decorated method has its own (tsc emits it beside the decorator): one lookup, where the
+    // inherited lookup makes two (has, then get) before it would walk up.
+    const own = Reflect.getOwnMetadata('design:paramtypes', cls.prototype, method) as Function[] | undefined;
+    return own ?? Reflect.getMetadata('design:paramtypes', cls.prototype, method);
   },
   constructorParamTypes: (cls: Function): Function[] | undefined => {
     assertReflect();

@@ -5,6 +5,7 @@ import type {
   CompletionTarget,
   PromptOptions,
   ResourceOptions,
+  SchemaSource,
   ResourceTemplateOptions,
   ToolOptions,
 } from '../metadata/options';
@@ -20,12 +21,13 @@ import type {
   ToolDefinition,
 } from './definitions';
 import { assertHandlerParams, type HandlerKind, methodParamTypes } from './handler-params';
-import { checkInput, forOwner, inputSource, validatorFor } from './handler-input';
+import { type CheckedInput, checkInput, forOwner, forOwnerError, inputSource, validatorFor } from './handler-input';
 import { validateCacheHints } from '../config/cache-hint-options';
 import { declaredForms } from './declared-forms';
 import {
   asksMeta,
   assertNoFallbackClash,
+  type DeclaredAsks,
   declaredAsks,
 } from './declared-asks';
 import { assertValidName } from './names';
@@ -46,6 +48,22 @@ function outputChecker(schema: JsonObject): (structured: unknown) => string | un
 
 const NO_OUTPUT = { outputSchema: undefined, checkOutput: undefined } as const;
 
+function outputOf(owner: string, source: SchemaSource) {
+  return forOwner(owner, () => {
+    const output = jsonSchemaFor(source) as JsonObject;
+    return { outputSchema: output, checkOutput: outputChecker(output) };
+  });
+}
+
+function assertHeaderRules(owner: string, input: CheckedInput): void {
+  const problem = mcpHeaderProblems(forOwner(owner, () => input.schema()))[0];
+  if (problem) throw new FrameworkError('OMC_INVALID_MCP_HEADER', `${owner}: x-mcp-header on ${problem}`);
+}
+
+function assertNoClash(owner: string, input: CheckedInput, asks: DeclaredAsks): void {
+  forOwner(owner, () => assertNoFallbackClash(input.names, asks));
+}
+
 export interface ToolSpec extends ToolOptions {
   name: string;
 }
@@ -57,14 +75,15 @@ export interface ToolSpec extends ToolOptions {
 export function buildTool(options: ToolOptions, name: string, owner: string, source: HandlerSource): ToolDefinition {
   assertValidName('tool', name, owner);
   const paramTypes = source.kind === 'method' ? source.paramTypes : [];
-  const input = forOwner(owner, () => checkInput(inputSource(owner, options.input, paramTypes)));
-  const { outputSchema, checkOutput } =
-    options.output === undefined
-      ? NO_OUTPUT
-      : forOwner(owner, () => {
-          const output = jsonSchemaFor(options.output!) as JsonObject;
-          return { outputSchema: output, checkOutput: outputChecker(output) };
-        });
+  // No closure over this function's variables (not even on a path not taken): V8 would then allocate
+  // their context on every call, and this runs once per tool at start-up.
+  let input: CheckedInput;
+  try {
+    input = checkInput(inputSource(owner, options.input, paramTypes));
+  } catch (e) {
+    throw forOwnerError(owner, e);
+  }
+  const { outputSchema, checkOutput } = options.output === undefined ? NO_OUTPUT : outputOf(owner, options.output);
   if (input.built && input.schema().type !== 'object') {
     throw new FrameworkError('OMC_SCHEMA_UNSUPPORTED', `${owner}: a tool's inputSchema must have type "object".`);
   }
@@ -75,12 +94,9 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
     );
   }
   // Only a schema that can carry x-mcp-header is built now, to check its header rules.
-  const headerProblem = input.mayDeclareHeaders
-    ? mcpHeaderProblems(forOwner(owner, () => input.schema()))[0]
-    : undefined;
-  if (headerProblem) throw new FrameworkError('OMC_INVALID_MCP_HEADER', `${owner}: x-mcp-header on ${headerProblem}`);
+  if (input.mayDeclareHeaders) assertHeaderRules(owner, input);
   const asks = declaredAsks(owner, 'tool', options.asks);
-  if (asks !== undefined) forOwner(owner, () => assertNoFallbackClash(input.names, asks));
+  if (asks !== undefined) assertNoClash(owner, input, asks);
   const meta = options.ui ? toolMetaWithApp(owner, name, options.ui, options._meta) : options._meta;
   const linkedApp = (meta?.ui as { resourceUri?: unknown } | undefined)?.resourceUri;
   const recipe = new ToolRecipe(
@@ -218,16 +234,17 @@ export function buildCompletion(target: CompletionTarget, owner: string, source:
 export function explore(cls: Function) {
   const owner = (m: string) => `${cls.name}.${m}`;
   // Completions are called with explicit (value, context) arguments, so only asking handlers are checked.
-  const method = (m: string, kind?: HandlerKind): HandlerSource => {
+  const method = (m: string, kind?: HandlerKind, named = kind && owner(m)): HandlerSource => {
     const paramTypes = methodParamTypes(cls, m);
-    if (kind) assertHandlerParams(owner(m), kind, paramTypes);
+    if (kind) assertHandlerParams(named!, kind, paramTypes);
     return { kind: 'method', cls, method: m, paramTypes };
   };
   const tools = MetadataStore.tools(cls);
   return {
-    tools: tools.map((e) =>
-      buildTool(e.options, e.options.name ?? e.method, owner(e.method), method(e.method, 'tool')),
-    ),
+    tools: tools.map((e) => {
+      const named = owner(e.method);
+      return buildTool(e.options, e.options.name ?? e.method, named, method(e.method, 'tool', named));
+    }),
     prompts: MetadataStore.prompts(cls).map((e) =>
       buildPrompt(e.options, e.options.name ?? e.method, owner(e.method), method(e.method, 'prompt')),
     ),

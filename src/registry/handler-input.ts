@@ -109,8 +109,13 @@ export function forOwner<T>(owner: string, build: () => T): T {
   try {
     return build();
   } catch (e) {
-    if (e instanceof FrameworkError && !e.detail.startsWith(`${owner}:`))
-      throw new FrameworkError(e.code, `${owner}: ${e.detail}`, { cause: e });
-    throw e;
+    throw forOwnerError(owner, e);
   }
+}
+
+/** What `forOwner` throws for `e`: a schema problem named by its handler. */
+export function forOwnerError(owner: string, e: unknown): unknown {
+  if (e instanceof FrameworkError && !e.detail.startsWith(`${owner}:`))
+    return new FrameworkError(e.code, `${owner}: ${e.detail}`, { cause: e });
+  return e;
 }
