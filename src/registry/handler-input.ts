@@ -7,7 +7,14 @@
 import { FrameworkError } from '../errors/framework-error';
 import type { SchemaSource } from '../metadata/options';
 import type { JsonObject } from '../protocol/jsonrpc';
-import { checkDto, compileJsonSchema, createDtoValidator, jsonSchemaFor } from '../schema';
+import {
+  checkDto,
+  compileJsonSchema,
+  createDtoValidator,
+  dtoToJsonSchema,
+  type DtoOutline,
+  jsonSchemaFor,
+} from '../schema';
 import type { InputValidation } from './definitions';
 import { hasUntypedInput, inferInputDto } from './handler-params';
 
@@ -36,7 +43,7 @@ export function checkInput(source: SchemaSource | undefined): CheckedInput {
   }
   if (typeof source === 'function') {
     const outline = checkDto(source);
-    return new DtoInput(source, outline.names, outline.mayDeclareHeaders);
+    return new DtoInput(source, outline);
   }
   const schema = jsonSchemaFor(source) as JsonObject;
   const validate = validatorFor(source);
@@ -53,15 +60,24 @@ class DtoInput implements CheckedInput {
 
   constructor(
     private readonly dto: Function,
-    readonly names: ReadonlySet<string>,
-    readonly mayDeclareHeaders: boolean,
+    private readonly outline: DtoOutline,
   ) {}
 
+  get names(): ReadonlySet<string> {
+    return this.outline.names;
+  }
+  get mayDeclareHeaders(): boolean {
+    return this.outline.mayDeclareHeaders;
+  }
+
+  /** Built from the facts the check kept in the outline (a DTO of a shared shape keeps none of its own). */
   schema(): JsonObject {
-    return (this.#schema ??= jsonSchemaFor(this.dto) as JsonObject);
+    return (this.#schema ??= dtoToJsonSchema(this.dto, this.outline) as JsonObject);
   }
   validator(): (args: unknown) => InputValidation {
-    return (this.#validator ??= validatorFor(this.dto));
+    if (this.#validator) return this.#validator;
+    this.schema(); // the validator reads the DTO's schema: built here from the outline's facts, not read again
+    return (this.#validator = validatorFor(this.dto));
   }
 }
 

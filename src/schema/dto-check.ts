@@ -17,6 +17,8 @@ export interface DtoOutline {
   readonly names: ReadonlySet<string>;
   /** Whether its schema can carry `x-mcp-header`: an `@Field({ mcpHeader })` or raw `@Field({ schema })`, nested. */
   readonly mayDeclareHeaders: boolean;
+  /** The facts the check read, for the schema builder (`dtoToJsonSchema(dto, outline.facts)`): nothing read again. */
+  readonly facts: readonly PropertyFacts[];
 }
 
 const outlines = new WeakMap<Function, DtoOutline>();
@@ -49,7 +51,8 @@ export function checkDto(dto: Function): DtoOutline {
   if (!outline) {
     const walk = { seen: new Set<Function>([dto]), mayDeclareHeaders: false };
     checkProperties(root, walk);
-    outline = Object.freeze({ names: new Set(root.map((p) => p.name)), mayDeclareHeaders: walk.mayDeclareHeaders });
+    const names = new Set(root.map((p) => p.name));
+    outline = Object.freeze({ names, mayDeclareHeaders: walk.mayDeclareHeaders, facts: root });
     outlinesByFacts.set(root, outline);
   }
   outlines.set(dto, outline);
@@ -71,8 +74,12 @@ function checkProperties(facts: readonly PropertyFacts[], walk: { seen: Set<Func
   }
 }
 
-/** The facts of a DTO for the schema builder: those a check kept (handed over once), else read now. */
-export function describedFacts(dto: Function): readonly PropertyFacts[] {
+/**
+ * The facts of a DTO for the schema builder: those in its outline (`checked`), else those a check kept
+ * (handed over once), else read now.
+ */
+export function describedFacts(dto: Function, checked?: DtoOutline): readonly PropertyFacts[] {
+  if (checked) return checked.facts;
   const kept = checkedFacts.get(dto);
   if (kept) {
     checkedFacts.delete(dto);

@@ -1,7 +1,7 @@
 import { FrameworkError } from '../errors/framework-error';
 import { deepFrozenCopy } from './frozen-json';
 import type { JsonSchemaObject } from './json-schema-types';
-import { describedFacts } from './dto-check';
+import { describedFacts, type DtoOutline } from './dto-check';
 import type { PropertyFacts, ValueFacts } from './property-facts';
 
 type MutableSchema = Record<string, unknown>;
@@ -31,10 +31,10 @@ const rawSchemaCache = new WeakMap<object, JsonSchemaObject>();
  * Nested DTOs are inlined (what most MCP clients and models read best); only a class that recurses
  * into itself goes to `$defs` and is referenced with `$ref` (the root itself as `"#"`).
  */
-export function dtoToJsonSchema(dto: Function): JsonSchemaObject {
+export function dtoToJsonSchema(dto: Function, checked?: DtoOutline): JsonSchemaObject {
   const cached = schemaCache.get(dto);
   if (cached) return cached;
-  const facts = describedFacts(dto);
+  const facts = describedFacts(dto, checked);
   // A nested class goes by its own name into $defs when it recurses: only a flat schema is the facts' alone.
   const flat = facts.every((p) => p.value.dto === undefined);
   let schema = flat ? schemaByFacts.get(facts) : undefined;

@@ -8,6 +8,7 @@ import { IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'cla
 import { Type } from 'class-transformer';
 import { Field, FrameworkError, Tool } from '../../../src';
 import * as dtoCheck from '../../../src/schema/dto-check';
+import * as dtoShapeKey from '../../../src/schema/dto-shape-key';
 import * as propertyFacts from '../../../src/schema/property-facts';
 import { makeApp, MemoryClient } from '../../helpers/apps';
 
@@ -80,9 +81,11 @@ describe('start-up checks DTOs and defers their schemas', () => {
 
   it('reads a shape once however many DTOs have it, and lists and calls each', async () => {
     const described = jest.spyOn(propertyFacts, 'describeDtoProperties');
+    const shaped = jest.spyOn(dtoShapeKey, 'dtoShape');
     const n = 300;
     const app = makeApp(generatedProviders(n, 'shaped'), { pageSize: 100 });
     expect(described).toHaveBeenCalledTimes(1);
+    expect(shaped).toHaveBeenCalledTimes(n);
     const client = await MemoryClient.connect(app, { era: 'modern' });
     const tools = await listAll(client);
     expect(tools.map((t) => t.name)).toEqual(Array.from({ length: n }, (_, i) => `shaped_${i}`));
@@ -92,6 +95,8 @@ describe('start-up checks DTOs and defers their schemas', () => {
     const refused = await client.request('tools/call', { name: 'shaped_5', arguments: { text: 'hi', count: -1 } });
     expect(refused.isError).toBe(true);
     expect(described).toHaveBeenCalledTimes(1);
+    // A DTO of a shared shape keeps no facts of its own; its outline hands them to the builder (no new walk).
+    expect(shaped).toHaveBeenCalledTimes(n);
     await client.close();
   });
 
