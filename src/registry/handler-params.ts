@@ -58,9 +58,12 @@ const RECEIVES: Record<HandlerKind, string> = {
  * silently receive the whole arguments object, so it stops start-up naming the method.
  */
 export function assertHandlerParams(owner: string, kind: HandlerKind, paramTypes: readonly Function[]): void {
-  const inputs: number[] = [];
-  paramTypes.forEach((t, i) => {
-    if (isContextType(t) || t === AbortSignal) return;
+  // A plain loop, and an array only for a second input: this runs once per handler at start-up.
+  let first = 0;
+  let inputs: number[] | undefined;
+  for (let i = 0; i < paramTypes.length; i++) {
+    const t = paramTypes[i];
+    if (t === AbortSignal || isContextType(t)) continue;
     const primitive = PRIMITIVE_NAMES.get(t);
     if (primitive !== undefined) {
       throw new FrameworkError(
@@ -68,9 +71,10 @@ export function assertHandlerParams(owner: string, kind: HandlerKind, paramTypes
         `${owner}: parameter ${i + 1} is typed as ${primitive}, which nothing supplies; ${RECEIVES[kind]}, plus optionally \`ctx: Context\` and \`signal: AbortSignal\`.`,
       );
     }
-    inputs.push(i + 1);
-  });
-  if (inputs.length > 1) {
+    if (first === 0) first = i + 1;
+    else (inputs ??= [first]).push(i + 1);
+  }
+  if (inputs) {
     throw new FrameworkError(
       'OMC_UNSUPPORTED_PARAMETER',
       `${owner}: parameters ${inputs.join(' and ')} would all receive the same input; ${RECEIVES[kind]}, plus optionally \`ctx: Context\` and \`signal: AbortSignal\`.`,
