@@ -7,7 +7,7 @@
  */
 import { FrameworkError } from '../errors/framework-error';
 import { deepFrozenCopy } from './frozen-json';
-import { readInstanceFields } from './initialiser-defaults';
+import { readInstanceFields, type InstanceFields } from './initialiser-defaults';
 import { describeDtoProperties, type PropertyFacts } from './property-facts';
 import { dtoShape, type DtoShape } from './dto-shape-key';
 
@@ -38,13 +38,19 @@ export function checkDto(dto: Function): DtoOutline {
   if (outline) return outline;
   let root = checkedFacts.get(dto);
   if (root === undefined) {
-    const read = readFacts(dto);
-    root = read.facts;
-    // A DTO whose shape was checked and walked before keeps no entry of its own (two WeakMap entries per
-    // DTO, thousands in a generated app): asked again, or by the builder, its shape finds the same ones.
-    outline = read.shared ? outlinesByFacts.get(root) : undefined;
-    if (outline) return outline;
-    if (!read.shared) checkedFacts.set(dto, root);
+    const fields = readInstanceFields(dto);
+    const shape = dtoShape(dto, fields);
+    const known = shape === undefined ? undefined : factsByShape.get(shape);
+    if (known) {
+      // A DTO whose shape was checked and walked before keeps no entry of its own (two WeakMap entries
+      // per DTO, thousands in a generated app): asked again, its shape finds the same outline.
+      outline = outlinesByFacts.get(known);
+      if (outline) return outline;
+      root = known;
+    } else {
+      root = describeNew(dto, fields, shape);
+      checkedFacts.set(dto, root);
+    }
   }
   // Same facts, same walk: it reads nothing but the facts (nested classes are in them, by identity).
   outline = outlinesByFacts.get(root);
@@ -95,19 +101,17 @@ function factsOf(dto: Function): readonly PropertyFacts[] {
 }
 
 function describeChecked(dto: Function): readonly PropertyFacts[] {
-  return readFacts(dto).facts;
-}
-
-/** `shared`: the facts of a shape that passed before (nothing was read but the shape). */
-function readFacts(dto: Function): { facts: readonly PropertyFacts[]; shared: boolean } {
   const fields = readInstanceFields(dto);
   const shape = dtoShape(dto, fields);
-  const known = shape === undefined ? undefined : factsByShape.get(shape);
-  if (known) return { facts: known, shared: true };
+  return (shape === undefined ? undefined : factsByShape.get(shape)) ?? describeNew(dto, fields, shape);
+}
+
+/** Reads a DTO whose shape passed no check before; a shape is kept only once its facts passed. */
+function describeNew(dto: Function, fields: InstanceFields, shape: DtoShape | undefined): readonly PropertyFacts[] {
   const facts = describeDtoProperties(dto, fields);
   rejectUndescribedFields(dto, facts, fields.names);
   if (shape !== undefined) factsByShape.set(shape, facts);
-  return { facts, shared: false };
+  return facts;
 }
 
 /** The builder deep-copies raw fragments, examples and defaults: one with a reference cycle fails here. */
