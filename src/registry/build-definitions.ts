@@ -35,7 +35,6 @@ import { UriTemplate } from './uri-template';
 import { deepFreeze, withoutUndefined } from './objects';
 import { appResource, toolMetaWithApp } from './build-app-ui';
 import { LazyPromptDefinition, LazyToolDefinition } from './lazy-definitions';
-import { ToolRecipe } from './tool-recipe';
 
 /** An output schema is compiled at start-up (a raw one that does not compile fails there). */
 function outputChecker(schema: JsonObject): (structured: unknown) => string | undefined {
@@ -99,7 +98,7 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
   if (asks !== undefined) assertNoClash(owner, input, asks);
   const meta = options.ui ? toolMetaWithApp(owner, name, options.ui, options._meta) : options._meta;
   const linkedApp = (meta?.ui as { resourceUri?: unknown } | undefined)?.resourceUri;
-  const recipe = new ToolRecipe(
+  return new LazyToolDefinition(
     name,
     owner,
     source,
@@ -113,7 +112,6 @@ export function buildTool(options: ToolOptions, name: string, owner: string, sou
     checkOutput,
     typeof linkedApp === 'string' ? linkedApp : undefined,
   );
-  return new LazyToolDefinition(recipe);
 }
 
 export function buildPrompt(

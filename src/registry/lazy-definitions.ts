@@ -2,65 +2,52 @@
  * Tool and prompt definitions whose JSON Schema, validator and listing entry are built on first read,
  * once (issue 38): bootstrap checks, the first list page or call builds. Classes with the lazy parts as
  * prototype getters, frozen: an object literal with getters would be a slow dictionary-mode object,
- * and every list walks every tool's fields.
+ * and every list walks every tool's fields. A tool is one object from bootstrap on: it keeps what was
+ * checked and builds from it (no closure, and no second object, per tool: apps keep thousands).
  */
 import type { JsonObject } from '../protocol/jsonrpc';
 import type { Prompt, Tool } from '../protocol/listings';
-import type { TaskSupport } from '../metadata/options';
-import type { DeclaredAsks } from './declared-asks';
+import type { TaskSupport, ToolOptions } from '../metadata/options';
+import { ASKS_META_KEY, type DeclaredAsks, withFallbackArgument, withoutFallbackArgument } from './declared-asks';
 import type { HandlerSource, InputValidation, PromptDefinition, ToolDefinition } from './definitions';
+import { type CheckedInput, forOwner } from './handler-input';
+import { deepFreeze, withoutUndefined } from './objects';
 
 type Validate = (args: unknown) => InputValidation;
 
-/** What a handler knows at start-up, and how to build its listing entry and validator (each at most once). */
-interface HandlerParts<Descriptor> {
+/** What a prompt knows at start-up, and how to build its listing entry and validator (each at most once). */
+export interface PromptParts {
   readonly name: string;
   readonly owner: string;
   readonly source: HandlerSource;
   readonly forms: ReadonlySet<Function>;
   readonly asks?: DeclaredAsks;
-  /** Gets the definition it builds for (a tool's entry reuses the definition's built input schema). */
-  descriptor(def: unknown): Readonly<Descriptor>;
+  descriptor(): Readonly<Prompt>;
   validate(): Validate;
 }
 
-export interface ToolParts extends HandlerParts<Tool> {
-  readonly outputSchema?: Readonly<JsonObject>;
-  readonly checkOutput?: (structured: unknown) => string | undefined;
-  readonly task?: TaskSupport;
-  readonly linkedApp?: string;
-  descriptor(def: { readonly inputSchema: Readonly<JsonObject> }): Readonly<Tool>;
-  inputSchema(): Readonly<JsonObject>;
-}
-
-export type PromptParts = HandlerParts<Prompt>;
-
 /** What tools and prompts share. Each kind freezes itself once its own fields are set. */
 abstract class LazyHandlerDefinition<Descriptor> {
-  readonly name: string;
-  readonly owner: string;
-  readonly source: HandlerSource;
-  readonly forms: ReadonlySet<Function>;
-  readonly asks?: DeclaredAsks;
-  readonly #parts: HandlerParts<Descriptor>;
   #descriptor?: Readonly<Descriptor>;
   #validate?: Validate;
 
-  constructor(parts: HandlerParts<Descriptor>) {
-    this.name = parts.name;
-    this.owner = parts.owner;
-    this.source = parts.source;
-    this.forms = parts.forms;
-    this.asks = parts.asks;
-    this.#parts = parts;
-  }
+  constructor(
+    readonly name: string,
+    readonly owner: string,
+    readonly source: HandlerSource,
+    readonly forms: ReadonlySet<Function>,
+    readonly asks: DeclaredAsks | undefined,
+  ) {}
 
   get descriptor(): Readonly<Descriptor> {
-    return (this.#descriptor ??= this.#parts.descriptor(this));
+    return (this.#descriptor ??= this.buildDescriptor());
   }
   get validate(): Validate {
-    return (this.#validate ??= this.#parts.validate());
+    return (this.#validate ??= this.buildValidate());
   }
+
+  protected abstract buildDescriptor(): Readonly<Descriptor>;
+  protected abstract buildValidate(): Validate;
 }
 
 export class LazyToolDefinition extends LazyHandlerDefinition<Tool> implements ToolDefinition {
@@ -69,29 +56,86 @@ export class LazyToolDefinition extends LazyHandlerDefinition<Tool> implements T
   readonly checkOutput?: (structured: unknown) => string | undefined;
   readonly task?: TaskSupport;
   readonly linkedApp?: string;
-  readonly #parts: ToolParts;
+  readonly #options: ToolOptions;
+  readonly #input: CheckedInput;
+  readonly #shownAsks: JsonObject | undefined;
+  readonly #meta: JsonObject | undefined;
   #inputSchema?: Readonly<JsonObject>;
 
-  constructor(parts: ToolParts) {
-    super(parts);
-    this.outputSchema = parts.outputSchema;
-    this.checkOutput = parts.checkOutput;
-    this.task = parts.task;
-    this.linkedApp = parts.linkedApp;
-    this.#parts = parts;
+  constructor(
+    name: string,
+    owner: string,
+    source: HandlerSource,
+    options: ToolOptions,
+    input: CheckedInput,
+    asks: DeclaredAsks | undefined,
+    shownAsks: JsonObject | undefined,
+    meta: JsonObject | undefined,
+    forms: ReadonlySet<Function>,
+    outputSchema: Readonly<JsonObject> | undefined,
+    checkOutput: ((structured: unknown) => string | undefined) | undefined,
+    linkedApp: string | undefined,
+  ) {
+    super(name, owner, source, forms, asks);
+    this.outputSchema = outputSchema;
+    this.checkOutput = checkOutput;
+    this.task = options.task;
+    this.linkedApp = linkedApp;
+    this.#options = options;
+    this.#input = input;
+    this.#shownAsks = shownAsks;
+    this.#meta = meta;
     Object.freeze(this);
   }
 
+  /** Frozen: a first call may read it before any list builds the (deep-frozen) descriptor. */
   get inputSchema(): Readonly<JsonObject> {
-    return (this.#inputSchema ??= this.#parts.inputSchema());
+    return (this.#inputSchema ??= deepFreeze(
+      forOwner(this.owner, () => withFallbackArgument(this.#input.schema(), this.asks)),
+    ));
+  }
+
+  protected buildDescriptor(): Readonly<Tool> {
+    const options = this.#options;
+    const meta = this.#meta;
+    const shownAsks = this.#shownAsks;
+    return deepFreeze(
+      withoutUndefined({
+        name: this.name,
+        title: options.title,
+        description: options.description ?? '',
+        inputSchema: this.inputSchema,
+        outputSchema: this.outputSchema,
+        annotations: options.annotations,
+        icons: options.icons,
+        _meta: shownAsks ? { ...meta, [ASKS_META_KEY]: shownAsks } : meta,
+      }),
+    ) as Readonly<Tool>;
+  }
+
+  protected buildValidate(): Validate {
+    const input = this.#input;
+    const check = forOwner(this.owner, () => input.validator());
+    const asks = this.asks;
+    // The fallback's own argument is the framework's: the DTO never sees it.
+    return asks?.fallback ? (args: unknown) => check(withoutFallbackArgument(args, asks)) : check;
   }
 }
 
 export class LazyPromptDefinition extends LazyHandlerDefinition<Prompt> implements PromptDefinition {
   readonly kind = 'prompt';
+  readonly #parts: PromptParts;
 
   constructor(parts: PromptParts) {
-    super(parts);
+    super(parts.name, parts.owner, parts.source, parts.forms, parts.asks);
+    this.#parts = parts;
     Object.freeze(this);
+  }
+
+  protected buildDescriptor(): Readonly<Prompt> {
+    return this.#parts.descriptor();
+  }
+  protected buildValidate(): Validate {
+    return this.#parts.validate();
   }
 }
