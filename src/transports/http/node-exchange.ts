@@ -1,5 +1,6 @@
 /** node:http request/response as the endpoint's HttpRequestView and ResponseSink. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { lingerIfIncomplete } from './lingering-close';
 import { readNodeBody } from './node-body';
 import type { BodyRead, HttpRequestView, ResponseSink, StreamSink } from './http-exchange';
 
@@ -61,6 +62,8 @@ class NodeResponseSink implements ResponseSink {
       flat.push('Content-Length', String(Buffer.byteLength(body)));
       res.writeHead(status, flat);
     }
+    // Answered before the request was all read (413, or before the body was read): a close lingers.
+    if (!res.req.complete) lingerIfIncomplete(res);
     res.end(body);
   }
 
