@@ -12,6 +12,7 @@ import { optionsError } from '../../config/validate-options';
 import { hostPolicy } from './host-guard';
 import { HttpEndpoint } from './http-endpoint';
 import { isLoopbackHost, validateHttpOptions, type HttpOptions } from './http-options';
+import { lingeringClose } from './lingering-close';
 import { nodeHandlerFor } from './node-handler';
 import { answerReadiness } from './readiness';
 import { startReadinessThread } from './readiness-thread';
@@ -81,11 +82,13 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
     },
     handler,
   );
-  // A reset socket or a client error must never take the process down (CVE-2025-53365 class).
+  // A reset socket or a client error must never take the process down (CVE-2025-53365 class). The
+  // answer comes before the request was read (431 mid-headers): the close lingers, so it is not reset.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     const status = CLIENT_ERROR_STATUS[err.code ?? ''] ?? '400 Bad Request';
-    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
-    else socket.destroy();
+    if (!socket.writable) return void socket.destroy();
+    socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+    lingeringClose(socket);
   });
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, opts.host, opts.port));

@@ -20,6 +20,10 @@ const LIMIT = 4 * 1024 * 1024;
 beforeAll(async () => {
   server = await serveHttp(makeApp(), { port: 0 });
 });
+const clients: Socket[] = [];
+afterEach(() => {
+  for (const c of clients.splice(0)) c.destroy();
+});
 afterAll(async () => {
   await server.close({ deadlineMs: 2000 });
   faults.stop();
@@ -46,6 +50,7 @@ async function open(handle = server, { allowHalfOpen = false } = {}): Promise<Pa
   const accepted = new Promise<Socket>((r) => handle.server.once('connection', r));
   // allowHalfOpen: the client's side stays open after the server's FIN (node's default ends it too).
   const client = connect({ port: handle.port, host: '127.0.0.1', allowHalfOpen });
+  clients.push(client);
   let error: string | undefined;
   client.on('error', (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
   // This client reads nothing until it is done writing (a busy client, or one that writes its body first).
@@ -149,6 +154,18 @@ test('415 before the body is read, on a connection the client asked to close: th
   await pair.serverClosed;
 });
 
+test('headers over maxHeaderBytes: the 431 reaches a client still sending, then EOF', async () => {
+  const pair = await open();
+  pair.client.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Padding: ${'x'.repeat(20 * 1024)}`);
+  await pair.serverFinished;
+  await writeSteadily(pair.client, 8 * 1024 * 1024);
+  expect(pair.clientError()).toBeUndefined();
+  pair.client.end();
+  expect(await readAll(pair.client)).toMatch(/^HTTP\/1\.1 431 /);
+  await pair.serverClosed;
+  await stillServes();
+});
+
 test('a client that never stops sending is cut off after the byte cap; the data is dropped; the server keeps serving', async () => {
   const pair = await open();
   pair.client.write(head(server.port, `Content-Length: ${1024 * 1024 * 1024}`));
@@ -170,24 +187,28 @@ test('a client that never stops sending is cut off after the byte cap; the data 
 
 test('a client that stops sending but never closes is closed after the time cap, and close() is not held by it', async () => {
   const local = await serveHttp(makeApp(), { port: 0 });
-  const pair = await open(local, { allowHalfOpen: true });
-  pair.client.write(head(local.port, `Content-Length: ${64 * 1024 * 1024}`));
-  await pair.serverFinished;
-  await writeSteadily(pair.client, 256 * 1024);
-  expect(pair.clientError()).toBeUndefined();
-  // The client reads its answer and the server's FIN, but keeps its own side open.
-  const received = readAll(pair.client);
-  expect(parsed(await received).status).toBe(413);
-  await pair.serverClosed;
-  // The server let go of it, not the client: its side was never ended.
-  expect(pair.client.writableEnded).toBe(false);
-  await stillServes(local);
-  // A lingering connection while the server drains: close() finishes (the socket is let go).
-  const second = await open(local, { allowHalfOpen: true });
-  second.client.write(head(local.port, `Content-Length: ${64 * 1024 * 1024}`));
-  await second.serverFinished;
-  await local.close({ deadlineMs: 5000 });
-  await second.serverClosed;
+  try {
+    const pair = await open(local, { allowHalfOpen: true });
+    pair.client.write(head(local.port, `Content-Length: ${64 * 1024 * 1024}`));
+    await pair.serverFinished;
+    await writeSteadily(pair.client, 256 * 1024);
+    expect(pair.clientError()).toBeUndefined();
+    // The client reads its answer and the server's FIN, but keeps its own side open.
+    const received = readAll(pair.client);
+    expect(parsed(await received).status).toBe(413);
+    await pair.serverClosed;
+    // The server let go of it, not the client: its side was never ended.
+    expect(pair.client.writableEnded).toBe(false);
+    await stillServes(local);
+    // A lingering connection while the server drains: close() finishes (the socket is let go).
+    const second = await open(local, { allowHalfOpen: true });
+    second.client.write(head(local.port, `Content-Length: ${64 * 1024 * 1024}`));
+    await second.serverFinished;
+    await local.close({ deadlineMs: 5000 });
+    await second.serverClosed;
+  } finally {
+    await local.close({ deadlineMs: 1000 });
+  }
 });
 
 test('node:http client uploading 16 MiB gets the 413 (issue nodejs/node#9085 shape), then the server serves on', async () => {
