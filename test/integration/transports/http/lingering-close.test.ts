@@ -1,7 +1,7 @@
 /**
  * Lingering close: a response that closes the connection while the request body is still arriving
- * (413 on a declared or streamed oversize body, 415/503 before the body is read) must reach the
- * client. Closing a socket with unread bytes makes the kernel send RST, and a client still writing
+ * (413 on a declared or streamed oversize body, 431 mid-headers, 415 before the body is read) must
+ * reach the client. Closing a socket with unread bytes makes the kernel send RST, and a client still writing
  * its body then fails its next write (EPIPE/ECONNRESET) and never reads the answer waiting for it.
  * These clients wait for the server to have sent its response and FIN (an event on the server's
  * socket), and only then send more and read: without the lingering close the answer is lost every
@@ -66,10 +66,10 @@ async function open(handle = server, { allowHalfOpen = false } = {}): Promise<Pa
   };
 }
 
-function head(port: number, framing: string, extra = ''): string {
+function head(port: number, framing: string): string {
   return (
     `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
-    `Accept: application/json\r\n${extra}${framing}\r\n\r\n`
+    `Accept: application/json\r\n${framing}\r\n\r\n`
   );
 }
 
