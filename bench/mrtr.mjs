@@ -7,10 +7,15 @@
 // ours ÷ SDK v2 (flows/s; CPU per flow, SDK ÷ ours) and ours ÷ floor (CPU per flow, floor ÷ ours: the
 // share of the floor's efficiency we reach). Asserts nothing.
 //
-//   node bench/mrtr.mjs [--rounds 3] [--seconds 10] [--warmup 2] [--conns 32]
+//   node bench/mrtr.mjs [--rounds 3] [--seconds 10] [--warmup 2] [--conns 32] [--base <dist/cjs of a build>]
+//
+// --base adds that build's two servers ("base HMAC", "base AES-GCM") to the same interleaved rounds: a
+// fresh-process A/B of a change on this row, beside the peers it is measured against.
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { load } from './lib/targets.mjs';
+import { load, PROCESSES } from './lib/targets.mjs';
 import { runScenario } from './lib/run-scenario.mjs';
 import { scenarioRatios, scenarioSummary } from './lib/ratios.mjs';
 import { pinSelf } from './lib/procs.mjs';
@@ -18,7 +23,7 @@ import { snapshotDist } from './lib/dist-snapshot.mjs';
 
 const { values: a } = parseArgs({ options: {
   rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '10' },
-  warmup: { type: 'string', default: '2' }, conns: { type: 'string', default: '32' },
+  warmup: { type: 'string', default: '2' }, conns: { type: 'string', default: '32' }, base: { type: 'string' },
 } });
 pinSelf(1);
 snapshotDist();
@@ -31,6 +36,15 @@ const scenario = {
     load('floor HMAC', 'floor-mrtr-hmac', 'mrtr'), load('floor AES-GCM', 'floor-mrtr-aes', 'mrtr'),
   ],
 };
+if (a.base) {
+  const dist = resolve(a.base);
+  if (!existsSync(`${dist}/index.js`)) throw new Error(`--base ${a.base}: no index.js there (give a build's dist/cjs)`);
+  for (const mode of ['hmac', 'aes']) {
+    const same = PROCESSES[`ours-mrtr-${mode}`];
+    PROCESSES[`base-mrtr-${mode}`] = { ...same, port: same.port + 100, env: { ...same.env, OMC_DIST: dist } };
+  }
+  scenario.loads.push(ours('base HMAC', 'base-mrtr-hmac'), ours('base AES-GCM', 'base-mrtr-aes'));
+}
 const load0 = loadavg()[0];
 const started = new Date().toISOString();
 const out = await runScenario(scenario, { rounds: Number(a.rounds), warmupS: Number(a.warmup), durationS: Number(a.seconds) });
