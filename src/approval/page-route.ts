@@ -67,7 +67,12 @@ async function respond(
   };
   if (req.method === 'GET') return questionPage(view);
   const body = await req.readBody(MAX_PAGE_BODY_BYTES);
-  if (!body.ok) return refuse(body.status === 413 ? 413 : 400, 'The form could not be read (too large or malformed).');
+  if (!body.ok) {
+    // The rest of a refused body is not read here: the connection closes after the page (lingering, so a
+    // client still sending reads it), instead of staying open behind a paused request.
+    const page = refuse(body.status === 413 ? 413 : 400, 'The form could not be read (too large or malformed).');
+    return { ...page, headers: { ...page.headers, Connection: 'close' } };
+  }
   const form = readForm(body.text, view.schema);
   if (!form.ok) return questionPage({ ...view, values: form.values, error: form.reason }, 400);
   // On another instance of a fleet the question's own check is not at hand: the form's schema was

@@ -5,6 +5,7 @@
 import 'reflect-metadata';
 import { IsString, Length } from 'class-validator';
 import { Context, ContextServerModule, McpApplication, Tool, serveHttp, type HttpServerHandle } from 'onemodelcontext';
+import { connect } from 'node:net';
 import { modernPost, rawRequest, replyOf } from '../../helpers/http-fixtures';
 
 class NoteForm {
@@ -193,4 +194,28 @@ describe('URL mode (2026): the sealed flow id in requestState', () => {
     expect(done.result.content[0].text).toBe('ordered tea: hello');
     expect(charges).toBe(before + 1);
   });
+});
+
+test('a form streamed past its cap gets its 413, then the connection closes (not left open behind a paused body)', async () => {
+  const { url } = await link('alice');
+  const { host, pathname, search } = new URL(url);
+  const client = connect({ port: server.port, host: '127.0.0.1' });
+  await new Promise((r) => client.once('connect', r));
+  const received: Buffer[] = [];
+  client.on('data', (c: Buffer) => received.push(c));
+  const ended = new Promise<void>((r) => client.once('end', r));
+  client.on('error', () => undefined); // the server may cut a client that keeps sending; the reply is read first
+  client.write(
+    `POST ${pathname}${search} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+      'Transfer-Encoding: chunked\r\n\r\n',
+  );
+  const piece = `note=${'x'.repeat(8 * 1024)}`;
+  // 48 KiB in chunks, three times the page's cap; the body is never ended (a client that keeps its request open).
+  for (let i = 0; i < 6; i++) client.write(`${Buffer.byteLength(piece).toString(16)}\r\n${piece}\r\n`);
+  await ended;
+  const text = Buffer.concat(received).toString('latin1');
+  expect(text).toMatch(/^HTTP\/1\.1 413 /);
+  expect(text).toMatch(/\r\nconnection: close\r\n/i);
+  client.destroy();
+  expect((await rawRequest(url, { method: 'GET' })).status).toBe(200);
 });
