@@ -177,11 +177,19 @@ export class RedisFlowStore implements FlowStore {
     if (written !== 1) throw new FlowTakenOverError(flowId);
   }
 
-  async complete(flowId: string, holder: string, result: unknown, expiresAtMs: number): Promise<void> {
+  async complete(
+    flowId: string,
+    holder: string,
+    result: unknown,
+    expiresAtMs: number,
+    resultJson?: string,
+  ): Promise<void> {
+    // `{"r":…}` around the caller's text is JSON.stringify({ r: result }) without stringifying again.
+    const record = resultJson === undefined ? JSON.stringify({ r: result }) : `{"r":${resultJson}}`;
     const written = await this.redis.script(
       COMPLETE,
       [this.key(flowId)],
-      [this.redis.keyPrefix, flowId, holder, JSON.stringify({ r: result }), String(expiresAtMs), ...this.byteLimits()],
+      [this.redis.keyPrefix, flowId, holder, record, String(expiresAtMs), ...this.byteLimits()],
     );
     if (written !== 1) throw new FlowTakenOverError(flowId);
   }

@@ -59,8 +59,11 @@ export interface FlowStore {
   renew(flowId: string, holder: string, leaseMs: number): Promise<boolean>;
   /** Records one once-result of the flow (only the holder; FlowTakenOverError otherwise). */
   recordOnce(flowId: string, holder: string, key: string, record: OnceRecord, expiresAtMs: number): Promise<void>;
-  /** Records the completion and releases the hold: later claims answer `completed`. */
-  complete(flowId: string, holder: string, result: unknown, expiresAtMs: number): Promise<void>;
+  /**
+   * Records the completion and releases the hold: later claims answer `completed`. `resultJson`, when
+   * given, is `JSON.stringify(result)`, already made by the caller: a store that keeps JSON text may keep it.
+   */
+  complete(flowId: string, holder: string, result: unknown, expiresAtMs: number, resultJson?: string): Promise<void>;
   /** Releases the hold without completing (the round ended in input_required or failed). */
   release(flowId: string, holder: string): Promise<void>;
 }

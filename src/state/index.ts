@@ -27,6 +27,7 @@ export {
 export {
   createRequestStateCodec,
   DEFAULT_REQUEST_STATE_AUDIENCE,
+  sealsPlainTokens,
   type OpenedState,
   type RequestStateCodec,
   type RequestStateCodecDeps,

@@ -177,9 +177,15 @@ export class MemoryFlowStore implements FlowStore {
     this.trim(entry.owner);
   }
 
-  async complete(flowId: string, holder: string, result: unknown, expiresAtMs: number): Promise<void> {
+  async complete(
+    flowId: string,
+    holder: string,
+    result: unknown,
+    expiresAtMs: number,
+    resultJson?: string,
+  ): Promise<void> {
     const entry = this.held(flowId, holder);
-    const json = frozen(result);
+    const json = resultJson ?? frozen(result);
     entry.completed = { json, at: this.now() };
     entry.holder = undefined;
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);

@@ -69,7 +69,7 @@ export function createRequestStateCodec(
   deps: RequestStateCodecDeps = {},
 ): RequestStateCodec {
   const settings = codecSettings(options, deps);
-  return Object.freeze({
+  const codec: RequestStateCodec = Object.freeze({
     // A getter: the keys are derived on first use, not when the codec is built.
     get fingerprint() {
       return settings.keyRing.fingerprint;
@@ -79,6 +79,19 @@ export function createRequestStateCodec(
       sealState(settings, payload, binding, flowStartedAt, handedOverJson),
     open: (token: unknown, binding: StateBinding) => openState(settings, token, binding),
   });
+  plainTokenCodecs.add(codec);
+  return codec;
+}
+
+/** The codecs made here: every token they seal is `v1.` or `v1e.` and base64url (envelope.ts). */
+const plainTokenCodecs = new WeakSet<object>();
+
+/**
+ * Whether every token `sealer` seals is printable ASCII without `"` or `\` (a codec made by
+ * createRequestStateCodec): its JSON text is itself between quotes, so a reply need not scan it.
+ */
+export function sealsPlainTokens(sealer: object): boolean {
+  return plainTokenCodecs.has(sealer);
 }
 
 /** Everything seal and open need, resolved once from the options. */

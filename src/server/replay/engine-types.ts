@@ -20,12 +20,14 @@ import type { DryReplay } from './dry-replay';
 export type StateSealer = Pick<RequestStateCodec, 'seal' | 'open' | 'fingerprint'>;
 
 /**
- * How a round ends. An input_required result is `{ resultType, inputRequests?, requestState }`;
- * `requestsJson`, when given, is `JSON.stringify(result.inputRequests)`, made from each ask's own text.
+ * How a round ends. A complete round's `json`, when given, is `JSON.stringify(value)`, made once for the
+ * flow store's record and reused by the reply. An input_required result is `{ resultType, inputRequests?,
+ * requestState }`; `requestsJson`, when given, is `JSON.stringify(result.inputRequests)`, made from each
+ * ask's own text; `plainToken`: the requestState needs no escaping in JSON (sealsPlainTokens).
  */
 export type Outcome<T> =
-  | { kind: 'complete'; value: T }
-  | { kind: 'input_required'; result: JsonObject; requestsJson?: string };
+  | { kind: 'complete'; value: T; json?: string }
+  | { kind: 'input_required'; result: JsonObject; requestsJson?: string; plainToken?: boolean };
 
 /** The engine's own options come whole from ContextServerOptions (one definition each); the rest are services. */
 export interface EngineDeps

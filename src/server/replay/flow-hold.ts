@@ -160,28 +160,33 @@ export class FlowHold implements OnceLedger {
    * Records the completion when the flow is tracked (a one-round call never is). Never throws: the
    * code ran, so its result is the answer. A store that is down gets the record later (retried in
    * the background while nobody takes the flow over); a round that lost its flow is logged.
+   * `resultJson`, when given, is `JSON.stringify(result)`: the store records it instead of stringifying again.
    */
-  async complete(result: unknown): Promise<void> {
+  async complete(result: unknown, resultJson?: string): Promise<void> {
     if (!this._held) return;
     this.stopRenewal();
     this._held = false;
     try {
-      await this.deps.flows.complete(this.flowId, this.holder, result, this.expiry());
+      await this.deps.flows.complete(this.flowId, this.holder, result, this.expiry(), resultJson);
     } catch (e) {
       this.deps.logger.error('flow store: the completion was not recorded; answering the result anyway', {
         flowId: this.flowId,
         error: e instanceof Error ? e.message : String(e),
       });
-      if (e instanceof StoreUnavailableError) this.retryComplete(result, Date.now() + COMPLETE_RETRY_FOR_MS);
+      if (e instanceof StoreUnavailableError) {
+        this.retryComplete(result, resultJson, Date.now() + COMPLETE_RETRY_FOR_MS);
+      }
     }
   }
 
-  private retryComplete(result: unknown, giveUpAt: number): void {
+  private retryComplete(result: unknown, resultJson: string | undefined, giveUpAt: number): void {
     const again = (): void => {
-      this.deps.flows.complete(this.flowId, this.holder, result, this.expiry()).then(
+      this.deps.flows.complete(this.flowId, this.holder, result, this.expiry(), resultJson).then(
         () => this.deps.logger.warn('flow store: the completion was recorded late', { flowId: this.flowId }),
         (e: unknown) => {
-          if (e instanceof StoreUnavailableError && Date.now() < giveUpAt) return this.retryComplete(result, giveUpAt);
+          if (e instanceof StoreUnavailableError && Date.now() < giveUpAt) {
+            return this.retryComplete(result, resultJson, giveUpAt);
+          }
           this.deps.logger.error('flow store: the completion was never recorded; a retry may run the last round again', {
             flowId: this.flowId,
             error: e instanceof Error ? e.message : String(e),

@@ -11,12 +11,14 @@ import { InputRequired } from '../../context/input-required-result';
 import type { PendingAsk } from '../../context/input-required';
 import type { StateBag } from '../../context/state-bag';
 import { ProtocolError } from '../../errors/protocol-error';
+import { sealsPlainTokens } from '../../state';
 import { jsonString } from '../../protocol/json-text';
 import type { JsonObject } from '../../protocol/jsonrpc';
 import type { InputRequest } from '../../protocol/types';
 import { askKindOf } from '../../telemetry/conventions';
 import type { RequestTelemetry } from '../../telemetry/request-telemetry';
 import type { RequestScope } from '../request/request-scope';
+import { stringified } from '../replies/reply-text';
 import { telemetryOf } from '../request/request-telemetry-of';
 import {
   settledOf,
@@ -57,14 +59,18 @@ export async function endRound<T>(
       if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
       const result = sealLowLevel(deps.sealer, round, requests, settled.error.requestState, state);
       telemetry?.sealed((result.requestState as string).length);
-      return { kind: 'input_required', result, requestsJson: undefined };
+      return { kind: 'input_required', result, requestsJson: undefined, plainToken: sealsPlainTokens(deps.sealer) };
     }
     if (port.pending.length === 0) {
       if (!settled.ok) throw settled.error;
+      // Stringified once when recorded: the store's record and the reply are this same text (issue 34).
+      const json = hold.held ? stringified(settled.value) : undefined;
       // The code ran: its result is the answer even when the store cannot record it (complete logs why).
-      if (hold.held) await hold.complete(settled.value);
+      if (hold.held) await hold.complete(settled.value, json);
       if (round.continues) telemetry?.flowCompleted(round.flow.round);
-      return { kind: 'complete', value: settled.value };
+      return json === undefined
+        ? { kind: 'complete', value: settled.value }
+        : { kind: 'complete', value: settled.value, json };
     }
     if (lint) {
       const replay = await lint.replay(r, deps.maxReasks);
@@ -82,7 +88,12 @@ export async function endRound<T>(
     const requests = pendingRequests(round, port.pending);
     const result = seal(deps.sealer, round, requests, state);
     telemetry?.sealed((result.requestState as string).length);
-    return { kind: 'input_required', result, requestsJson: requestsJson(requests, port.pending) };
+    return {
+      kind: 'input_required',
+      result,
+      requestsJson: requestsJson(requests, port.pending),
+      plainToken: sealsPlainTokens(deps.sealer),
+    };
   } finally {
     // Held only while the next round is sealed (or this one's record is written): let go before answering.
     if (hold.held) await hold.release();

@@ -5,7 +5,7 @@
  */
 import { ProtocolError } from '../../errors/protocol-error';
 import type { CacheHints } from '../../metadata/options';
-import { successJson } from '../../protocol/json-text';
+import { jsonString, successJson, withLastKey } from '../../protocol/json-text';
 import { success, type JsonObject, type JsonRpcRequest } from '../../protocol/jsonrpc';
 import type { ServerCore } from '../core/server-core';
 import { CALLER_DEPENDENT } from '../methods/list-visibility';
@@ -15,6 +15,9 @@ import type { TaskOutcome } from '../tasks/task-service';
 import { inputRequiredJson, stringified, withMetaJson, type ServerMeta } from './reply-text';
 
 export type Produced = JsonObject | Outcome<JsonObject> | TaskOutcome;
+
+const RESULT_TYPE_KEY = jsonString('resultType');
+const COMPLETE_TEXT = jsonString('complete');
 
 const CACHEABLE = new Set([
   'server/discover',
@@ -34,7 +37,7 @@ const CACHEABLE = new Set([
 export function modernReply(core: ServerCore, req: JsonRpcRequest, produced: Produced, meta: ServerMeta): Reply {
   if (isOutcome(produced) && produced.kind === 'input_required') {
     const result = resultWith(produced.result, undefined, meta.value);
-    return reply(req, result, inputRequiredJson(result, produced.requestsJson, meta));
+    return reply(req, result, inputRequiredJson(result, produced.requestsJson, meta, produced.plainToken === true));
   }
   if (isOutcome(produced) && produced.kind === 'task') {
     return reply(req, resultWith(produced.result, 'task', meta.value), undefined);
@@ -44,7 +47,7 @@ export function modernReply(core: ServerCore, req: JsonRpcRequest, produced: Pro
   if (hints === undefined && !Object.prototype.hasOwnProperty.call(body, '_meta') && body._meta === undefined) {
     // The common case (a tools/call result): stringified before `_meta`, whose text is made once, is added.
     const result = resultWith(body, 'complete', undefined);
-    const before = stringified(result);
+    const before = completeJson(produced, body) ?? stringified(result);
     result._meta = meta.value;
     return reply(req, result, withMetaJson(before, meta));
   }
@@ -57,6 +60,16 @@ export function modernReply(core: ServerCore, req: JsonRpcRequest, produced: Pro
     result.cacheScope = CALLER_DEPENDENT.has(body) ? 'private' : hints.cacheScope;
   }
   return reply(req, result, undefined);
+}
+
+/**
+ * `JSON.stringify(resultWith(body, 'complete'))` from the text round-end made of `body` for the flow store, when
+ * `body` has no own `resultType` (resultWith copies its own keys in their order and adds that key last).
+ */
+function completeJson(produced: Produced, body: JsonObject): string | undefined {
+  if (!isOutcome(produced) || produced.kind !== 'complete' || produced.json === undefined) return undefined;
+  if (Object.prototype.hasOwnProperty.call(body, 'resultType')) return undefined;
+  return withLastKey(produced.json, RESULT_TYPE_KEY, COMPLETE_TEXT);
 }
 
 function reply(req: JsonRpcRequest, result: JsonObject, json: string | undefined): Reply {

@@ -40,6 +40,18 @@ export function flowStoreContract(store: () => FlowStore): void {
     expect(await s.claim(f, 'b', later(), LEASE)).toEqual({ kind: 'completed', result: undefined });
   });
 
+  test('a completion given with its JSON text keeps that text: no second stringify (issue 34)', async () => {
+    const s = store();
+    const f = id();
+    await s.claim(f, 'a', later(), LEASE);
+    // The result itself could not be stringified (a BigInt): only the caller's text is recorded.
+    await s.complete(f, 'a', { n: 10n }, later(), '{"content":[{"type":"text","text":"from the text"}]}');
+    expect(await s.claim(f, 'b', later(), LEASE)).toEqual({
+      kind: 'completed',
+      result: { content: [{ type: 'text', text: 'from the text' }] },
+    });
+  });
+
   test('only the holder writes; releasing someone else\'s claim does nothing', async () => {
     const s = store();
     const f = id();
