@@ -109,10 +109,20 @@ function writeShort(into: Buffer, at: number, value: string): number {
   return at + 1 + into.write(value, at + 1, 'latin1');
 }
 
+/**
+ * u32 byte length, then the code units little-endian (what `write(…, 'utf16le')` writes, lone surrogates
+ * too). Written here: these are names, revisions and audiences of a few dozen characters, and a loop costs
+ * less than a call into node's encoder per field (issue 34).
+ */
 function writeLong(into: Buffer, at: number, value: string): number {
-  const end = at + 4 + into.write(value, at + 4, 'utf16le');
-  into.writeUInt32BE(end - at - 4, at);
-  return end;
+  into.writeUInt32BE(2 * value.length, at);
+  let p = at + 4;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    into[p++] = unit & 0xff;
+    into[p++] = unit >>> 8;
+  }
+  return p;
 }
 
 export function decodeClaims(bytes: Buffer): StateClaims {

@@ -64,6 +64,19 @@ describe('claims layout', () => {
     expect('p' in bare).toBe(false);
   });
 
+  it('writes each string field as node\'s UTF-16LE encoder does, after its byte length (issue 34: a JS loop)', () => {
+    const values = ['', 'tools/call', 'a\uD800', '\uDC00', '😀 é € \u0000 \uFFFF', 'x'.repeat(3000)];
+    for (const aud of values) {
+      const d = draft({ aud, pt: undefined, payloadJson: undefined });
+      const at = 2 + 16 + 24 + 1 + d.pd.length;
+      const bytes = encoded(d);
+      const utf16 = Buffer.from(aud, 'utf16le');
+      expect(bytes.readUInt32BE(at)).toBe(utf16.length);
+      expect(bytes.subarray(at + 4, at + 4 + utf16.length).equals(utf16)).toBe(true);
+      expect(decodeClaims(bytes).aud).toBe(aud);
+    }
+  });
+
   it('keeps strings with lone surrogates distinct from U+FFFD (no binding stands for another)', () => {
     for (const t of ['a\uD800', 'a\uDC00b', '\uFFFD', '']) expect(decodeClaims(encoded(draft({ t }))).t).toBe(t);
   });
