@@ -18,7 +18,7 @@ import type { InputRequest } from '../../protocol/types';
 import { askKindOf } from '../../telemetry/conventions';
 import type { RequestTelemetry } from '../../telemetry/request-telemetry';
 import type { RequestScope } from '../request/request-scope';
-import { stringified } from '../replies/reply-text';
+import { resultJson } from '../replies/reply-text';
 import { telemetryOf } from '../request/request-telemetry-of';
 import {
   settledOf,
@@ -64,7 +64,7 @@ export async function endRound<T>(
     if (port.pending.length === 0) {
       if (!settled.ok) throw settled.error;
       // Stringified once when recorded: the store's record and the reply are this same text (issue 34).
-      const json = hold.held ? stringified(settled.value) : undefined;
+      const json = hold.held ? resultJson(settled.value) : undefined;
       // The code ran: its result is the answer even when the store cannot record it (complete logs why).
       if (hold.held) await hold.complete(settled.value, json);
       if (round.continues) telemetry?.flowCompleted(round.flow.round);

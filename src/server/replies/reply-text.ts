@@ -86,3 +86,42 @@ export function stringified(value: unknown): string | undefined {
     return undefined;
   }
 }
+
+const TEXT_RESULT_HEAD = '{"content":[{"type":"text","text":';
+
+/**
+ * `stringified(value)`, made from its parts for the commonest tool result: one text block, `{ content: [{ type:
+ * 'text', text }] }`, as toolResult builds it from a returned string. Node 20's JSON.stringify takes ≈ 5 k
+ * instructions for it (two objects and an array on its slow path; issue 34). Any other shape is stringified.
+ */
+export function resultJson(value: unknown): string | undefined {
+  return textResultJson(value) ?? stringified(value);
+}
+
+/**
+ * `JSON.stringify(value)` when it is exactly one text block's result (those keys only, in that order, no
+ * `toJSON` anywhere); else undefined. Each value is read once.
+ */
+export function textResultJson(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || (value as { toJSON?: unknown }).toJSON !== undefined) {
+    return undefined;
+  }
+  const content = (value as { content?: unknown }).content;
+  if (!Array.isArray(content) || content.length !== 1 || (content as { toJSON?: unknown }).toJSON !== undefined) {
+    return undefined;
+  }
+  const block: unknown = content[0];
+  if (typeof block !== 'object' || block === null) return undefined;
+  const { type, text, toJSON } = block as { type?: unknown; text?: unknown; toJSON?: unknown };
+  if (type !== 'text' || typeof text !== 'string' || toJSON !== undefined) return undefined;
+  if (!keysAre(value, 'content') || !keysAre(block, 'type', 'text')) return undefined;
+  return TEXT_RESULT_HEAD + jsonString(text) + '}]}';
+}
+
+/** The object's own enumerable string keys are exactly these, in this order. */
+function keysAre(object: object, ...expected: string[]): boolean {
+  const keys = Object.keys(object);
+  if (keys.length !== expected.length) return false;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== expected[i]) return false;
+  return true;
+}

@@ -12,7 +12,7 @@ import { CALLER_DEPENDENT } from '../methods/list-visibility';
 import type { Outcome } from '../replay/engine-types';
 import type { Reply } from '../server-endpoint';
 import type { TaskOutcome } from '../tasks/task-service';
-import { inputRequiredJson, stringified, withMetaJson, type ServerMeta } from './reply-text';
+import { inputRequiredJson, stringified, textResultJson, withMetaJson, type ServerMeta } from './reply-text';
 
 export type Produced = JsonObject | Outcome<JsonObject> | TaskOutcome;
 
@@ -63,13 +63,15 @@ export function modernReply(core: ServerCore, req: JsonRpcRequest, produced: Pro
 }
 
 /**
- * `JSON.stringify(resultWith(body, 'complete'))` from the text round-end made of `body` for the flow store, when
- * `body` has no own `resultType` (resultWith copies its own keys in their order and adds that key last).
+ * `JSON.stringify(resultWith(body, 'complete'))` from `body`'s own text — the one round-end made for the flow
+ * store, or a text block's made from its parts — when `body` has no own `resultType` (resultWith copies its
+ * own keys in their order and adds that key last).
  */
 function completeJson(produced: Produced, body: JsonObject): string | undefined {
-  if (!isOutcome(produced) || produced.kind !== 'complete' || produced.json === undefined) return undefined;
-  if (Object.prototype.hasOwnProperty.call(body, 'resultType')) return undefined;
-  return withLastKey(produced.json, RESULT_TYPE_KEY, COMPLETE_TEXT);
+  const made = isOutcome(produced) && produced.kind === 'complete' ? produced.json : undefined;
+  const json = made ?? textResultJson(body);
+  if (json === undefined || Object.prototype.hasOwnProperty.call(body, 'resultType')) return undefined;
+  return withLastKey(json, RESULT_TYPE_KEY, COMPLETE_TEXT);
 }
 
 function reply(req: JsonRpcRequest, result: JsonObject, json: string | undefined): Reply {

@@ -8,16 +8,17 @@ import { Context, Tool } from '../../../../src';
 import type { JsonObject, JsonRpcRequest } from '../../../../src/protocol/jsonrpc';
 import type { RequestIO } from '../../../../src/server/request/request-io';
 import { modernReply } from '../../../../src/server/replies/result-envelope';
-import { serverMetaOf } from '../../../../src/server/replies/reply-text';
+import { resultJson, serverMetaOf, textResultJson } from '../../../../src/server/replies/reply-text';
 import type { ServerCore } from '../../../../src/server/core/server-core';
 import type { Reply } from '../../../../src/server/server-endpoint';
 import { createRequestStateCodec, MemoryFlowStore, sealsPlainTokens } from '../../../../src/state';
 import { makeApp } from '../../../helpers/apps';
 
 class Asking {
-  @Tool({ description: 'confirms, then answers' })
+  @Tool({ description: 'confirms, then answers (a result that is not one bare text block: it is stringified)' })
   async confirmIt(ctx: Context) {
-    return { content: [{ type: 'text' as const, text: String(await ctx.confirm('sure?', { key: 'ok' })) }] };
+    const text = String(await ctx.confirm('sure?', { key: 'ok' }));
+    return { content: [{ type: 'text' as const, text }], isError: false };
   }
 }
 
@@ -65,7 +66,7 @@ test('a completing round stringifies its result once: the store keeps that text 
   const flowId = (flows as unknown as { flows: Map<string, unknown> }).flows.keys().next().value as string;
   expect(await flows.claim(flowId, 'another', Date.now() + 60_000, 60_000)).toEqual({
     kind: 'completed',
-    result: { content: [{ type: 'text', text: 'true' }] },
+    result: { content: [{ type: 'text', text: 'true' }], isError: false },
   });
 });
 
@@ -97,4 +98,56 @@ test('a token of this library\'s codec is not scanned; any other sealer is not t
   const result = { resultType: 'input_required', requestState: 'odd "token" \\ \u0001' };
   const r = modernReply(core, req, { kind: 'input_required', result }, meta);
   expect(r.json).toBe(JSON.stringify(r.message));
+});
+
+describe('a one-text-block result is written from its parts', () => {
+  const AWKWARD = ['', 'hello', 'say "hi"', 'back\\slash', 'tab\t\n\u0000', 'grüße 😀', 'lone \ud800', '\u2028'];
+
+  test('equal to JSON.stringify for any text; any other shape is left to JSON.stringify', () => {
+    for (const text of [...AWKWARD, 'x'.repeat(5000)]) {
+      const body = { content: [{ type: 'text', text }] };
+      expect(textResultJson(body)).toBe(JSON.stringify(body));
+      expect(resultJson(body)).toBe(JSON.stringify(body));
+    }
+    const getter = { content: [{ type: 'text', get text() { return 'got'; } }] };
+    expect(textResultJson(getter)).toBe(JSON.stringify(getter));
+    const others: unknown[] = [
+      { content: [{ text: 'x', type: 'text' }] }, // another key order
+      { content: [{ type: 'text', text: 'x', annotations: { priority: 1 } }] },
+      { content: [{ type: 'text', text: 'x' }], isError: true },
+      { content: [{ type: 'text', text: 'x' }, { type: 'text', text: 'y' }] },
+      { content: [{ type: 'image', text: 'x' }] },
+      { content: [{ type: 'text', text: 7 }] },
+      { content: [{ type: 'text', text: 'x', toJSON: () => 'replaced' }] },
+      { content: Object.assign([{ type: 'text', text: 'x' }], { toJSON: () => [] }) },
+      { content: [] },
+      { content: 'x' },
+      'x',
+      null,
+    ];
+    for (const body of others) {
+      expect(textResultJson(body)).toBeUndefined();
+      if (typeof body === 'object' && body !== null) expect(resultJson(body)).toBe(JSON.stringify(body));
+    }
+  });
+
+  test('a plain call returning a string is answered without JSON.stringify of its result', async () => {
+    class Texts {
+      @Tool({ description: 'a fixed text' })
+      fixed() {
+        return 'This is a "simple" text';
+      }
+    }
+    const app = makeApp([Texts]);
+    const stringify = jest.spyOn(JSON, 'stringify');
+    const r = (await app.endpoint.dispatchModern(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'fixed', arguments: {}, _meta: META } },
+      io(),
+    )) as Reply;
+    const ofResult = stringify.mock.calls.filter(([v]) => hasTextContent(v, 'This is a "simple" text'));
+    stringify.mockRestore();
+    expect(ofResult).toHaveLength(0);
+    expect(r.json).toBe(JSON.stringify(r.message));
+    expect(resultOf(r)).toMatchObject({ resultType: 'complete', content: [{ text: 'This is a "simple" text' }] });
+  });
 });
