@@ -71,8 +71,9 @@ export class MintedTokens {
     const tail = token.slice(-TAIL_CHARS);
     const minted = this.byTail.get(tail);
     if (minted === undefined || minted.token !== token) return undefined;
-    this.drop(tail);
-    return { key: minted.key, claims: claimsOf(minted.claims, minted.payload), paramsText: minted.paramsText };
+    this.byTail.delete(tail);
+    this.bytes -= minted.bytes;
+    return { key: minted.key, claims: new KeptClaims(minted.claims, minted.payload), paramsText: minted.paramsText };
   }
 
   private drop(tail: string): void {
@@ -83,20 +84,38 @@ export class MintedTokens {
   }
 }
 
-/** What decodeClaims would read back from the sealed bytes. */
-function claimsOf(d: ClaimsDraft, payload: object | undefined): StateClaims {
-  const claims: StateClaims = {
-    jti: d.jti.toString('base64url'),
-    iat: d.iat,
-    exp: d.exp,
-    fst: d.fst,
-    pd: d.pd,
-    pt: d.pt,
-    aud: d.aud,
-    rev: d.rev,
-    m: d.m,
-    t: d.t,
-  };
-  if (d.payloadJson !== undefined) claims.p = payload ?? JSON.parse(d.payloadJson);
-  return claims;
+/**
+ * What decodeClaims would read back from the sealed bytes. The token id is encoded when read: only a codec
+ * with single-use tokens reads it (issue 34: a base64url call into node per flow otherwise).
+ */
+class KeptClaims implements StateClaims {
+  readonly iat: number;
+  readonly exp: number;
+  readonly fst: number;
+  readonly pd: string;
+  readonly pt: string | undefined;
+  readonly aud: string;
+  readonly rev: string;
+  readonly m: string;
+  readonly t: string;
+  readonly p?: unknown;
+  private readonly id: Buffer;
+
+  constructor(d: ClaimsDraft, payload: object | undefined) {
+    this.id = d.jti;
+    this.iat = d.iat;
+    this.exp = d.exp;
+    this.fst = d.fst;
+    this.pd = d.pd;
+    this.pt = d.pt;
+    this.aud = d.aud;
+    this.rev = d.rev;
+    this.m = d.m;
+    this.t = d.t;
+    if (d.payloadJson !== undefined) this.p = payload ?? JSON.parse(d.payloadJson);
+  }
+
+  get jti(): string {
+    return this.id.toString('base64url');
+  }
 }
