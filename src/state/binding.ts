@@ -55,20 +55,23 @@ export interface DigestedParams {
 }
 
 /**
- * paramsDigest, remembered per params object: one request opens the state and seals the next
- * round over the same (never mutated) params, so the canonical form is computed once.
+ * paramsDigest, remembered per params object by the opening of a continuing round: one request opens the
+ * state and seals the next round over the same (never mutated) params, so the canonical form is computed
+ * once. A seal with nothing opened before it (a first round) computes it without keeping it: nothing in its
+ * request asks again (issue 34: a WeakMap entry per first round).
  */
 const digests = new WeakMap<object, DigestedParams>();
 export function paramsDigestOnce(params: unknown): string {
-  return digestedParams(params).digest;
+  if (typeof params !== 'object' || params === null) return paramsDigest(params);
+  let digested = digests.get(params);
+  if (digested === undefined) digests.set(params, (digested = digestOf(canonicalParams(params))));
+  return digested.digest;
 }
 
 /** paramsDigestOnce with the canonical text it hashed (what a token this process mints keeps for its return). */
 export function digestedParams(params: unknown): DigestedParams {
-  if (typeof params !== 'object' || params === null) return digestOf(canonicalParams(params));
-  let digested = digests.get(params);
-  if (digested === undefined) digests.set(params, (digested = digestOf(canonicalParams(params))));
-  return digested;
+  const opened = typeof params === 'object' && params !== null ? digests.get(params) : undefined;
+  return opened ?? digestOf(canonicalParams(params));
 }
 
 /**
