@@ -12,6 +12,9 @@
 # WARM (default 6000 units; 3000 is enough for mrtr) sets the warm-up; CONC (default 8) the client's concurrency:
 # CONC=1 (one unit at a time) takes how requests batch into reads and wake-ups, which depends on the
 # machine's load, out of the count (A/Bs on a busy machine). Needs valgrind.
+# NODE_FLAGS adds flags to the server's node (e.g. --perf-basic-prof); KEEP=1 prints the callgrind file's path
+# and the server's pid. With both, `node bench/lib/callgrind-js-names.mjs <file> /tmp/perf-<pid>.map <out>` names the JIT code
+# by JS function, so callgrind_annotate --inclusive=yes --tree=calling shows where a flow's instructions go.
 # Valgrind offers no SHA-NI, so OpenSSL hashes with its AVX2 code here (~1.7 k instructions per SHA-256
 # block) where the native process uses SHA-NI: compare builds within one requestState mode, not HMAC mode
 # against ENCRYPT=1 (callgrind reads AES-GCM 1.39× the HMAC seal; natively it is 4.5–7×; profile-notes.md).
@@ -22,7 +25,7 @@ case $KIND in mrtr) TOOLS=echo,confirm_echo ;; fixed) TOOLS=fixed ;; *) TOOLS=ec
 PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 OUT=$(mktemp -d)/cg
 env OMC_DIST="$DIST" TOOLS=$TOOLS PORT=$PORT "$@" valgrind --tool=callgrind --instr-atstart=no \
-  --callgrind-out-file="$OUT.%p" node --predictable "${SERVER:-bench/servers/ours.cjs}" >/dev/null 2>"$OUT.log" &
+  --callgrind-out-file="$OUT.%p" node --predictable ${NODE_FLAGS:-} "${SERVER:-bench/servers/ours.cjs}" >/dev/null 2>"$OUT.log" &
 VG=$!
 trap 'kill $VG 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do (echo >/dev/tcp/127.0.0.1/$PORT) 2>/dev/null && break; sleep 1; done
@@ -37,4 +40,5 @@ TOTAL=$(grep -h '^totals:' "$FILE" | awk '{print $2}')
 COMPILE=$(callgrind_annotate --threshold=100 "$FILE" 2>/dev/null \
   | grep -E 'compiler::|maglev::|turboshaft|baseline::|BytecodeGenerator|Compiler|internal::Parser|ParserBase|internal::Scanner|PreParser' \
   | grep -v -E 'JsonParser|JsonStringifier' | awk '{gsub(",","",$1); s+=$1} END {print s+0}')
+if [ -n "${KEEP:-}" ]; then PID=${FILE%.1}; echo "callgrind file: $FILE (server pid ${PID##*.})"; fi
 echo "$KIND n=$N ($DIST${SERVER:+, $SERVER}): $((TOTAL / N)) instructions per unit, $(((TOTAL - COMPILE) / N)) excluding compile"
