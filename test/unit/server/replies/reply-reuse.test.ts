@@ -151,3 +151,24 @@ describe('a one-text-block result is written from its parts', () => {
     expect(resultOf(r)).toMatchObject({ resultType: 'complete', content: [{ text: 'This is a "simple" text' }] });
   });
 });
+
+test('several asks: their requests JSON follows the object\'s own key order, integer-like keys first', async () => {
+  for (const keys of [['zeta', 'alpha', '__proto__'], ['b', '10', '2', 'a'], ['1a', '01', 'x', '7']]) {
+    class Several {
+      @Tool({ description: 'several confirmations at once' })
+      async several(ctx: Context) {
+        const answers = await Promise.all(keys.map((key) => ctx.confirm(`${key}?`, { key })));
+        return answers.join(',');
+      }
+    }
+    const app = makeApp([Several], { requestStateKey: randomBytes(32) });
+    const r = (await app.endpoint.dispatchModern(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'several', arguments: {}, _meta: META } },
+      io(),
+    )) as Reply;
+    expect(r.json).toBe(JSON.stringify(r.message));
+    expect(Object.keys(JSON.parse(r.json!).result.inputRequests)).toEqual(
+      Object.keys(Object.fromEntries(keys.map((k) => [k, 1]))),
+    );
+  }
+});
