@@ -1,4 +1,5 @@
-// Builds the edge example (test/edge/app.ts) against the built package (run `npm run build` first):
+// Builds the edge example (test/edge/app.ts, and no-key.ts: the same without a requestStateKey) against
+// the built package (run `npm run build` first):
 // tsc compiles it as an ES module (esbuild cannot emit the decorator metadata class-validator and
 // tsyringe read), then esbuild bundles it for workerd the way wrangler does: the `workerd`, `worker`
 // and `browser` export conditions, `node:*` left to the runtime (nodejs_compat).
@@ -10,9 +11,9 @@ import { build } from 'esbuild';
 const require = createRequire(import.meta.url);
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'test/edge/tsconfig.json'], { stdio: 'inherit' });
 const result = await build({
-  entryPoints: ['build/edge/app.js'],
+  entryPoints: { worker: 'build/edge/app.js', 'no-key-worker': 'build/edge/no-key.js' },
   bundle: true,
-  outfile: 'build/edge/worker.js',
+  outdir: 'build/edge',
   format: 'esm',
   platform: 'neutral',
   conditions: ['workerd', 'worker', 'browser'],
@@ -24,4 +25,4 @@ const result = await build({
 const builtins = new Set();
 for (const input of Object.values(result.metafile.inputs))
   for (const i of input.imports) if (i.path.startsWith('node:')) builtins.add(i.path);
-console.log(`built build/edge/app.js and build/edge/worker.js; node built-ins: ${[...builtins].sort().join(', ')}`);
+console.log(`built build/edge/worker.js and no-key-worker.js; node built-ins: ${[...builtins].sort().join(', ')}`);

@@ -16,6 +16,10 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & { readonl
 export function createFetchHandler(app: EndpointHost, options: Partial<HttpOptions> = {}): FetchHandler {
   const opts = validateHttpOptions(options);
   const endpoint = new HttpEndpoint(app.endpoint, opts, hostPolicy(opts));
+  // The fingerprint draws an ephemeral key now. An edge runtime builds this handler in its global scope,
+  // where Workers refuse random bytes: an app without requestStateKey fails here, at start-up, naming
+  // the option, instead of every isolate sealing with a key of its own (docs/transports.md).
+  app.endpoint.settings.stateKeyFingerprint();
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const other = url.pathname !== opts.path;

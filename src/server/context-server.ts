@@ -95,7 +95,8 @@ export class ContextServer implements ServerEndpoint {
       pendingAsks: new PendingAskBudget(c.options),
       ephemeralStateKey: deployment.ephemeralStateKey,
       processLocalFlowStore: deployment.processLocalFlowStore,
-      stateKeyFingerprint: c.engine.sealer.fingerprint,
+      // Read when asked: nothing loads node:crypto before a stdio server's first answer (issue 38).
+      stateKeyFingerprint: () => c.engine.sealer.fingerprint,
       eventStore: c.shared?.eventStore,
       leases: c.shared?.leases,
       sessionEvicted: (pool: string) => this.telemetry.sessionEvicted(pool),

@@ -66,8 +66,11 @@ export interface EndpointSettings {
   readonly ephemeralStateKey: boolean;
   /** No shared `flowStore` was set: exactly-once records live in this process. */
   readonly processLocalFlowStore: boolean;
-  /** Hex fingerprint of the requestState minting key: equal on every instance sharing the key (readiness route). */
-  readonly stateKeyFingerprint: string;
+  /**
+   * Hex fingerprint of the requestState minting key: equal on every instance sharing the key (readiness
+   * route). A method: an ephemeral key is drawn on its first use, which this may be.
+   */
+  stateKeyFingerprint(): string;
   /** The legacy event store a fleet shares (the transport keeps its own in memory when absent). */
   readonly eventStore?: EventStore;
   /** The lease counter a fleet shares: legacy sessions count against the fleet-wide quotas when present. */

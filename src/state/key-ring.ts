@@ -43,45 +43,52 @@ function deriveStateKey(key: Buffer): DerivedStateKey {
 }
 
 export class KeyRing {
-  /** The configured keys until the first seal or open derives their sub-keys; then zeroed and dropped. */
+  /**
+   * The configured keys (an ephemeral ring draws its key on first use) until the first seal or open
+   * derives their sub-keys; then zeroed and dropped.
+   */
   private raw: Buffer[] | undefined;
   private derived: readonly DerivedStateKey[] | undefined;
   private hexFingerprint: string | undefined;
 
   private constructor(
-    raw: Buffer[],
+    raw: Buffer[] | undefined,
     /** True when no key was configured and a per-process random key is in use. */
     readonly ephemeral: boolean,
+    private readonly random: (n: number) => Buffer,
   ) {
     this.raw = raw;
   }
 
   /**
    * From the `requestStateKey` option; undefined means an ephemeral random key. The keys are parsed
-   * (and refused) here; HKDF runs on first use, so an app that never seals pays none of it at start-up.
-   * A ring of several keys derives at once: key ids that clash are a configuration error.
+   * (and refused) here. An ephemeral key is drawn, and HKDF runs, on first use (the fingerprint, a seal
+   * or an open): a stdio app that never seals loads no node:crypto to start. A ring of several keys
+   * derives at once: key ids that clash are a configuration error.
    */
   static fromOption(option: unknown, random: (n: number) => Buffer = randomBytes): KeyRing {
     const ephemeral = option === undefined;
-    const ring = new KeyRing(ephemeral ? [ephemeralKey(random)] : parseKeyRingInput(option), ephemeral);
+    const ring = new KeyRing(ephemeral ? undefined : parseKeyRingInput(option), ephemeral, random);
     if (ring.size > 1) ring.derive();
     return ring;
   }
 
-  /**
-   * Hex of 8 bytes of HKDF(minting key, 'fingerprint'): compare it across instances, it reveals nothing.
-   * Read at start-up (the readiness route), so it is derived alone; the sub-keys wait for the first seal or open.
-   */
+  /** Hex of 8 bytes of HKDF(minting key, 'fingerprint'): compare it across instances, it reveals nothing. */
   get fingerprint(): string {
-    return (this.hexFingerprint ??= fingerprintOf(this.raw![0]!));
+    return (this.hexFingerprint ??= fingerprintOf(this.material()[0]!));
   }
 
   private get keys(): readonly DerivedStateKey[] {
     return this.derived ?? this.derive();
   }
 
+  /** The raw keys, before derive() drops them: the ephemeral key is drawn on the first call. */
+  private material(): Buffer[] {
+    return (this.raw ??= [ephemeralKey(this.random)]);
+  }
+
   private derive(): readonly DerivedStateKey[] {
-    const raw = this.raw!;
+    const raw = this.material();
     const derived = raw.map(deriveStateKey);
     for (let i = 0; i < derived.length; i++) {
       for (let j = 0; j < i; j++) {
@@ -100,7 +107,7 @@ export class KeyRing {
   }
 
   get size(): number {
-    return (this.derived ?? this.raw!).length;
+    return (this.derived ?? this.raw)?.length ?? 1;
   }
 
   get minting(): DerivedStateKey {
@@ -122,7 +129,7 @@ export class KeyRing {
   }
 }
 
-/** A per-process key; where random bytes are refused here (a Workers global scope) the error says what to do. */
+/** A per-process key; where random bytes are refused (a Workers global scope) the error says what to do. */
 function ephemeralKey(random: (n: number) => Buffer): Buffer {
   try {
     return random(MIN_KEY_BYTES);

@@ -63,7 +63,7 @@ export async function serveHttp(app: EndpointHost, options: Partial<HttpOptions>
   const { readinessPath } = opts;
   const facts = {
     path: readinessPath ?? '/ready',
-    stateKeyFingerprint: app.endpoint.settings.stateKeyFingerprint,
+    stateKeyFingerprint: app.endpoint.settings.stateKeyFingerprint(),
     draining: () => endpoint.draining,
     storesReachable: () => app.endpoint.settings.storesReachable(),
   };

@@ -105,3 +105,22 @@ describe.each(Object.keys(RUNTIMES))('the fetch handler under %s', (runtime) => 
     }
   }, 60_000);
 });
+
+test('workerd: a Worker without requestStateKey fails as it loads, naming the option', async () => {
+  // Workers refuse random bytes in the global scope; createFetchHandler draws the ephemeral key there.
+  const [command] = RUNTIMES.workerd!;
+  const args = ['serve', 'test/edge/workerd-no-key.capnp', '--socket-addr', 'http=127.0.0.1:0', '--control-fd=1'];
+  const child = spawn(command!, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => {
+    child.once('exit', resolve);
+    // Listening means the Worker loaded: the guard is gone. Stop it (the assertion below says why).
+    child.stdout!.on('data', (chunk: Buffer) => String(chunk).includes('"listen"') && child.kill('SIGTERM'));
+  });
+  const text = output.join('');
+  expect(text).not.toContain('"listen"');
+  expect(code).not.toBe(0);
+  expect(text).toMatch(/OMC_INVALID_OPTIONS.*no requestStateKey is set.*Disallowed operation called within global scope/s);
+}, 60_000);

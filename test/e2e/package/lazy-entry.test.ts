@@ -8,8 +8,8 @@
  * What a server runs only on first use (the build's LAZY_MODULES) is in dist/cjs/bundle-cold.js, loaded
  * on the first read of one of their names.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..');
@@ -142,4 +142,40 @@ test('a stdio start-up runs (and parses) none of the modules it does not use yet
     checked: true,
     sameClass: true,
   });
+});
+
+test('a stdio server answers initialize without loading node:crypto; the ephemeral key is drawn on first use', () => {
+  const script = `
+    require('reflect-metadata');
+    const omc = require('onemodelcontext');
+    const crypto = () => process.moduleLoadList.includes('NativeModule crypto');
+    class Tools { echo() { return 'x'; } }
+    const echo = Object.getOwnPropertyDescriptor(Tools.prototype, 'echo');
+    omc.Tool({ description: 'echo' })(Tools.prototype, 'echo', echo);
+    const app = omc.McpApplication.create({ name: 'lazy', version: '1.0.0', providers: [Tools] });
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = (chunk, ...rest) => {
+      if (String(chunk).includes('"protocolVersion"')) {
+        const atAnswer = crypto();
+        const fingerprint = /^[0-9a-f]{16}$/.test(app.stateKeyFingerprint);
+        process.stderr.write(JSON.stringify({ atAnswer, fingerprint, afterFingerprint: crypto() }));
+      }
+      return write(chunk, ...rest);
+    };
+    void omc.serveStdio(app);`;
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'lazy', version: '1' } },
+  };
+  // A file, not \`node -e\`: evaluating a string loads node:crypto itself.
+  mkdirSync(join(root, 'test-output'), { recursive: true });
+  const dir = mkdtempSync(join(root, 'test-output', 'lazy-entry-'));
+  const file = join(dir, 'stdio-app.js');
+  writeFileSync(file, script);
+  const child = spawnSync(process.execPath, [file], { cwd: root, input: `${JSON.stringify(initialize)}\n` });
+  rmSync(dir, { recursive: true, force: true });
+  expect(child.stdout.toString()).toContain('"protocolVersion"');
+  expect(JSON.parse(child.stderr.toString())).toEqual({ atAnswer: false, fingerprint: true, afterFingerprint: true });
 });

@@ -130,9 +130,28 @@ test('an ephemeral key the runtime refuses to draw names requestStateKey (a Work
   const refuse = () => {
     throw new Error('Disallowed operation called within global scope');
   };
-  expect(() => KeyRing.fromOption(undefined, refuse)).toThrow(
+  // Drawn on first use (createFetchHandler reads the fingerprint as it is built, in the global scope).
+  const ring = KeyRing.fromOption(undefined, refuse);
+  expect(() => ring.fingerprint).toThrow(
     /OMC_INVALID_OPTIONS.*no requestStateKey is set.*Disallowed operation called within global scope.*Set requestStateKey/s,
   );
+});
+
+test('an ephemeral key is drawn once, on first use, and the sub-keys come from that same key', () => {
+  const key = testKey('e');
+  let draws = 0;
+  const random = (n: number) => {
+    draws++;
+    return Buffer.from(key.subarray(0, n));
+  };
+  const ring = KeyRing.fromOption(undefined, random);
+  expect(draws).toBe(0); // a stdio app that never seals loads no node:crypto to start (issue 38)
+  expect(ring.size).toBe(1);
+  const configured = KeyRing.fromOption(key);
+  expect(ring.fingerprint).toBe(configured.fingerprint);
+  expect(ring.minting.kid.equals(configured.minting.kid)).toBe(true);
+  expect(ring.fingerprint).toBe(configured.fingerprint);
+  expect(draws).toBe(1);
 });
 
 test('a hex key one byte short says it is 31 bytes, not that it is neither hex nor base64', () => {
