@@ -53,4 +53,4 @@ function lazyColdLayers(file) {
   writeFileSync(file, lines.join('\n'));
 }
 
-console.log(`built dist/cjs (${bundled} modules in dist/cjs/bundle.js, bundle-http.js and bundle-cold.js) and dist/esm (${ENTRIES.length} entries bundled from ${esmFiles} ES modules, shared chunks in dist/esm/chunks)`);
+console.log(`built dist/cjs (${bundled} modules in dist/cjs/bundle.js, bundle-http.js, bundle-request.js and bundle-cold.js) and dist/esm (${ENTRIES.length} entries bundled from ${esmFiles} ES modules, shared chunks in dist/esm/chunks)`);

@@ -9,7 +9,8 @@
 // The HTTP transport is a second bundle (bundle-http.js), required on the first read of serveHttp: a
 // stdio server never parses it, and an HTTP server loads one file instead of ~50 (issue 34's cold launch).
 // What a server runs only on first use (LAZY_MODULES) is a third bundle (bundle-cold.js): a start-up
-// does not pre-parse it.
+// does not pre-parse it. What it runs from its first request past `initialize` on (REQUEST_MODULES) is
+// a fourth (bundle-request.js).
 import { build } from 'esbuild';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -31,6 +32,7 @@ const COLD = /^(?:cli|client|testing|auth|bridge|guards|redis|adapters)\//;
 /** Bundles of their own, loaded on their first require; every other bundled file goes into BUNDLE. */
 const CHUNKS = [
   { bundle: 'bundle-http.js', files: /^transports\/http\// },
+  { bundle: 'bundle-request.js', files: { test: (f) => REQUEST_MODULES.includes(f) } },
   /**
    * LAZY_MODULES (below) and the modules only they import, and the web entry: a server runs none of them
    * at start-up, so bundle.js need not carry them (V8 pre-parses a whole file it loads).
@@ -70,17 +72,52 @@ const LAZY_PACKAGES = {
 };
 
 /**
+ * The modules a server runs only once it is asked something past `initialize` (issue 38: they were
+ * 40 % of bundle.js, which V8 pre-parses whole on every start): answering calls (methods, replay,
+ * replies, the pipeline, the context's asks), sealing and opening requestState, legacy sessions'
+ * subscriptions, tasks, fleets' listen streams and request telemetry. Lazy as LAZY_MODULES are, in
+ * bundle-request.js. Left out: whatever an app reads while it loads (public decorators and classes
+ * such as Context, whose `design:paramtypes` name it), and what the plain-file layers (guards, bridge,
+ * redis, client) or an HTTP start-up (the key's fingerprint) require. `test/e2e/package/lazy-entry.test.ts`
+ * checks that neither a stdio answer to `initialize`, an HTTP start nor reading every public name loads it.
+ */
+const REQUEST_MODULES = Object.entries({
+  'config/': ['did-you-mean'],
+  'context/': ['ask-builders', 'effect-watch', 'fallback-port', 'flow-state', 'input-required', 'legacy-ask-shapes',
+    'legacy-port', 'question-texts', 'replay-port', 'sealed-flow'],
+  'errors/': ['framework-error-codes'],
+  'metadata/': ['effects'],
+  'protocol/': ['apps', 'modern-envelope'],
+  'registry/': ['build-app-ui'],
+  'schema/': ['dto-schema', 'field-value-check', 'frozen-json'],
+  'server/fleet/': ['bus-relay', 'fleet-listen', 'listen-stream', 'listen-visibility', 'subscriptions'],
+  'server/legacy/': ['legacy-changes', 'legacy-results', 'legacy-subscribe'],
+  'server/methods/': ['ask-fallbacks', 'call-context', 'calls', 'completion', 'guarded', 'list-visibility', 'lists',
+    'skills', 'tasks', 'tool-round', 'unservable-tools'],
+  'server/pipeline/': ['execution', 'pipeline'],
+  'server/replay/': ['ask-engine', 'dry-replay', 'engine-types', 'flow-hold', 'flow-open', 'legacy-flow', 'replay-lint',
+    'round-attempt', 'round-end'],
+  'server/replies/': ['handler-codes', 'pagination', 'reply-facts', 'result-envelope', 'results'],
+  'server/request/': ['request-scope', 'request-telemetry-of', 'resource-uri', 'tool-header-params'],
+  'server/tasks/': ['task-outcome', 'task-progress', 'task-record', 'task-runner'],
+  'state/': ['base64url', 'binding', 'bookkeeping-failure', 'canonical-json', 'claim-checks', 'claims', 'envelope',
+    'fleet-slot', 'hmac-sha256', 'memory-lease-counter', 'single-use-store', 'state-refusal'],
+  'telemetry/': ['conventions', 'instruments', 'request-telemetry'],
+}).flatMap(([dir, names]) => names.map((name) => `${dir}${name}.js`));
+
+/**
  * Our own modules a bundled module's `require` gets on demand (issue 38: a stdio server's start-up runs
  * none of them before its first answer). Each importer gets an object of getters, one per name the
- * module exports (read here, at build time), that runs the module on the first read of any of them;
- * the file's stub, and so a deep import, gets the module itself (the same classes). Only modules
- * whose evaluation has no effect beyond their own exports belong here; an importer that reads a name
- * while it loads (`class A extends B`) simply runs the module then.
+ * module exports (read here, at build time), that runs the module on the first read of any of them
+ * (and are then replaced by the values); the file's stub, and so a deep import, gets the module itself
+ * (the same classes). Only modules whose evaluation has no effect beyond their own exports belong here;
+ * an importer that reads a name while it loads (`class A extends B`) simply runs the module then.
  * - the URI-template engine (8 modules): only resource templates and fixed resource URIs use it;
  * - reading and checking `@Skills` folders (6 modules): only a class with `@Skills` uses them;
  * - building input validators and compiling JSON Schemas (~10 modules): a tool's first call;
  * - the elicitation form builder: a form's first use;
- * - the approval pages' HTML route: the first page a browser opens.
+ * - the approval pages' HTML route: the first page a browser opens;
+ * - REQUEST_MODULES (above): the first request past `initialize`.
  */
 const LAZY_MODULES = [
   'registry/uri-template.js',
@@ -90,6 +127,7 @@ const LAZY_MODULES = [
   'schema/json-schema-validator.js',
   'schema/elicitation-form.js',
   'approval/page-route.js',
+  ...REQUEST_MODULES,
 ];
 
 /** The module our bundles get for `require(name)`: getters that load the package (or `direct`'s file) on first read. */
@@ -111,19 +149,32 @@ module.exports = lazy;
 `;
 }
 
-/** What a bundled module gets for `require` of one of LAZY_MODULES: getters that run it on first read. */
+/**
+ * What a bundled module gets for `require` of one of LAZY_MODULES: getters that run it on first read,
+ * and then become plain values (a call's hot path reads them: no getter call per read once loaded).
+ */
 function lazyModuleSource(root, file) {
   const names = Object.keys(buildTimeRequire(resolve(root, file))).filter((n) => n !== 'default');
-  return `
-let mod;
-const lazy = {};
-Object.defineProperty(lazy, '__esModule', { value: true });
-for (const name of ${JSON.stringify(names)}) {
-  Object.defineProperty(lazy, name, { enumerable: true, get: () => (mod ??= require(${JSON.stringify(`${EAGER}${file}`)}))[name] });
+  return `module.exports = require(${JSON.stringify(LAZY_HELPER)})(() => require(${JSON.stringify(`${EAGER}${file}`)}), ${JSON.stringify(names)});\n`;
 }
-module.exports = lazy;
+
+/** The getters' code, once per bundle rather than once per lazy module (V8 pre-parses all of it). */
+const LAZY_HELPER_SOURCE = `
+module.exports = (run, names) => {
+  let mod;
+  const lazy = {};
+  Object.defineProperty(lazy, '__esModule', { value: true });
+  const load = () => {
+    mod = run();
+    for (const name of names) Object.defineProperty(lazy, name, { value: mod[name], enumerable: true });
+    return mod;
+  };
+  for (const name of names) {
+    Object.defineProperty(lazy, name, { enumerable: true, configurable: true, get: () => (mod ?? load())[name] });
+  }
+  return lazy;
+};
 `;
-}
 
 /** Requires a package as an app would (tsyringe refuses to load without the Reflect metadata API). */
 function buildTimeRequire(name) {
@@ -132,11 +183,15 @@ function buildTimeRequire(name) {
 }
 /** How the lazy getters of one of LAZY_MODULES require the module itself. */
 const EAGER = 'omc-eager:';
+/** The module that makes those getters. */
+const LAZY_HELPER = 'omc-lazy-helper';
 /** How a require of a file in another bundle is marked in esbuild's output, then rewritten. */
 const OTHER_BUNDLE = 'omc-bundle:';
 
 export async function bundleCjs(root) {
   const all = [...walk(root)].map((f) => relative(root, f).split('\\').join('/'));
+  const missing = LAZY_MODULES.filter((f) => !all.includes(f));
+  if (missing.length > 0) throw new Error(`LAZY_MODULES or REQUEST_MODULES name files the build has not: ${missing.join(', ')}`);
   const bundleOf = (f) => (COLD.test(f) ? undefined : CHUNKS.find((c) => c.files.test(f))?.bundle ?? BUNDLE);
   const bundles = [BUNDLE, ...CHUNKS.map((c) => c.bundle)];
   let count = 0;
@@ -214,6 +269,8 @@ function lazyModules(root, bundle, bundleOf) {
   return {
     name: 'lazy-modules',
     setup(build) {
+      build.onResolve({ filter: new RegExp(`^${LAZY_HELPER}$`) }, () => ({ path: LAZY_HELPER, namespace: 'lazy-helper' }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy-helper' }, () => ({ contents: LAZY_HELPER_SOURCE, loader: 'js' }));
       build.onResolve({ filter: new RegExp(`^${EAGER}`) }, (args) => {
         const file = args.path.slice(EAGER.length);
         if (bundleOf(file) !== bundle) return { path: `${OTHER_BUNDLE}${file}`, external: true };

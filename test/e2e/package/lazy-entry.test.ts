@@ -6,7 +6,9 @@
  * is read, and then it is the app's own copy. The HTTP transport is a bundle of its own
  * (dist/cjs/bundle-http.js): a stdio server never even parses it.
  * What a server runs only on first use (the build's LAZY_MODULES) is in dist/cjs/bundle-cold.js, loaded
- * on the first read of one of their names.
+ * on the first read of one of their names; what it runs from its first request past initialize on
+ * (REQUEST_MODULES) in dist/cjs/bundle-request.js. A stdio server loads neither, nor node:crypto, to
+ * answer initialize.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -144,11 +146,12 @@ test('a stdio start-up runs (and parses) none of the modules it does not use yet
   });
 });
 
-test('a stdio server answers initialize without loading node:crypto; the ephemeral key is drawn on first use', () => {
+test('a stdio server answers initialize loading no node:crypto nor bundle-request.js; the key is drawn on first use', () => {
   const script = `
     require('reflect-metadata');
     const omc = require('onemodelcontext');
     const crypto = () => process.moduleLoadList.includes('NativeModule crypto');
+    const loaded = (bundle) => Object.keys(require.cache).some((f) => f.endsWith('/dist/cjs/' + bundle));
     class Tools { echo() { return 'x'; } }
     const echo = Object.getOwnPropertyDescriptor(Tools.prototype, 'echo');
     omc.Tool({ description: 'echo' })(Tools.prototype, 'echo', echo);
@@ -157,8 +160,9 @@ test('a stdio server answers initialize without loading node:crypto; the ephemer
     process.stdout.write = (chunk, ...rest) => {
       if (String(chunk).includes('"protocolVersion"')) {
         const atAnswer = crypto();
+        const bundles = ['bundle-request.js', 'bundle-cold.js', 'bundle-http.js'].filter(loaded);
         const fingerprint = /^[0-9a-f]{16}$/.test(app.stateKeyFingerprint);
-        process.stderr.write(JSON.stringify({ atAnswer, fingerprint, afterFingerprint: crypto() }));
+        process.stderr.write(JSON.stringify({ atAnswer, bundles, fingerprint, afterFingerprint: crypto() }));
       }
       return write(chunk, ...rest);
     };
@@ -177,5 +181,38 @@ test('a stdio server answers initialize without loading node:crypto; the ephemer
   const child = spawnSync(process.execPath, [file], { cwd: root, input: `${JSON.stringify(initialize)}\n` });
   rmSync(dir, { recursive: true, force: true });
   expect(child.stdout.toString()).toContain('"protocolVersion"');
-  expect(JSON.parse(child.stderr.toString())).toEqual({ atAnswer: false, fingerprint: true, afterFingerprint: true });
+  const seen = JSON.parse(child.stderr.toString());
+  expect(seen).toEqual({ atAnswer: false, bundles: [], fingerprint: true, afterFingerprint: true });
+});
+
+test('bundle-request.js loads on the first request past initialize: not at an HTTP start, nor for a public name', () => {
+  const script = `
+    require('reflect-metadata');
+    const loaded = () => Object.keys(require.cache).some((f) => f.endsWith('/dist/cjs/bundle-request.js'));
+    const omc = require('onemodelcontext');
+    const web = require('onemodelcontext/web');
+    for (const entry of [omc, web]) for (const name of Object.keys(entry)) void entry[name];
+    const onNames = loaded();
+    class Tools { echo() { return 'x'; } }
+    const echo = Object.getOwnPropertyDescriptor(Tools.prototype, 'echo');
+    omc.Tool({ description: 'echo' })(Tools.prototype, 'echo', echo);
+    const app = omc.McpApplication.create({ name: 'lazy', version: '1.0.0', providers: [Tools] });
+    web.createFetchHandler(app);
+    omc.serveHttp(app, { port: 0, host: '127.0.0.1' }).then(async (http) => {
+      const atListen = loaded();
+      const post = (body) => fetch('http://127.0.0.1:' + http.port + '/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+      }).then((r) => r.text());
+      const init = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'lazy', version: '1' } };
+      await post({ id: 1, method: 'initialize', params: init });
+      const atInitialize = loaded();
+      const called = await post({ id: 2, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+      const afterCall = loaded();
+      console.log(JSON.stringify({ onNames, atListen, atInitialize, afterCall, called: called.includes('"x"') }));
+      await http.close();
+    });`;
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
+  expect(out).toEqual({ onNames: false, atListen: false, atInitialize: false, afterCall: true, called: true });
 });
