@@ -15,32 +15,24 @@ export const SHARED_LIBRARIES: readonly string[] = Object.freeze([
   'tsyringe',
 ]);
 
-const NODE_MODULES = 'node_modules';
-const isSeparator = (c: string | undefined): boolean => c === '/' || c === '\\';
-
 /**
  * The package folder of every loaded copy of each library, read from loaded module file names in one
- * pass (it runs at every start-up over hundreds of files, most of them the app's class-validator's).
- * A file counts for each library with a `node_modules/<library>/` in its path, at the innermost one.
- * Either separator, without node:path (onemodelcontext/web loads this).
+ * pass (it runs at every start-up over hundreds of files, most of them the app's class-validator's):
+ * one search per file and library for `/node_modules/<library>/`, the innermost one. Either separator,
+ * without node:path (onemodelcontext/web loads this).
  */
 function copiesOf(libraries: readonly string[], files: Iterable<string>): Map<string, Set<string>> {
-  const copies = new Map(libraries.map((library) => [library, new Set<string>()]));
-  for (const file of files) {
-    const seen = new Set<string>();
-    for (let at = file.lastIndexOf(NODE_MODULES); at > 0; at = file.lastIndexOf(NODE_MODULES, at - 1)) {
-      const nameStart = at + NODE_MODULES.length + 1;
-      if (!isSeparator(file[at - 1]) || !isSeparator(file[nameStart - 1])) continue;
-      let nameEnd = nameStart;
-      while (nameEnd < file.length && !isSeparator(file[nameEnd])) nameEnd++;
-      if (nameEnd === file.length) continue;
-      const library = file.slice(nameStart, nameEnd);
-      if (seen.has(library)) continue;
-      seen.add(library);
-      copies.get(library)?.add(file.slice(0, nameEnd));
+  const found = libraries.map(() => new Set<string>());
+  const markers = libraries.map((library) => `/node_modules/${library}/`);
+  for (const name of files) {
+    // Same length, so a folder cut from `file` is cut from `name` (its own separators kept).
+    const file = name.includes('\\') ? name.replaceAll('\\', '/') : name;
+    for (let i = 0; i < markers.length; i++) {
+      const at = file.lastIndexOf(markers[i]!);
+      if (at >= 0) found[i]!.add(name.slice(0, at + markers[i]!.length - 1));
     }
   }
-  return copies;
+  return new Map(libraries.map((library, i) => [library, found[i]!]));
 }
 
 /** The package folder of every loaded copy of `library`, read from loaded module file names. */

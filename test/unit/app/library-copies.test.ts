@@ -58,3 +58,20 @@ test('this process has one copy of each, so an app starts', () => {
   expect(() => assertSingleLibraryCopies()).not.toThrow();
   expect(McpApplication.create({ name: 'one-copy', version: '1.0.0', providers: [] })).toBeInstanceOf(McpApplication);
 });
+
+test('Windows paths: backslashes (or mixed separators) find the same folders, named as loaded', () => {
+  const loaded = [
+    'C:\\srv\\app\\node_modules\\tsyringe\\dist\\cjs\\index.js',
+    'C:\\srv\\app\\node_modules\\onemodelcontext\\node_modules\\tsyringe\\index.js',
+    'C:/srv/other/node_modules\\tsyringe/index.js',
+    'C:\\srv\\app\\node_modules\\@scope\\tsyringe\\index.js',
+    'C:\\srv\\app\\node_modules\\tsyringe',
+  ];
+  expect(loadedCopies('tsyringe', loaded)).toEqual(
+    [
+      'C:\\srv\\app\\node_modules\\onemodelcontext\\node_modules\\tsyringe',
+      'C:\\srv\\app\\node_modules\\tsyringe',
+      'C:/srv/other/node_modules\\tsyringe',
+    ].sort(),
+  );
+});
