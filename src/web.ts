@@ -1,8 +1,10 @@
 /**
  * `onemodelcontext/web`: what a server on a web-standard runtime needs (Cloudflare Workers, Deno,
- * Bun, any `fetch` handler), and nothing that needs Node's `http`, `net`, `fs`, `path` or
- * `child_process`: no stdio, no `serveHttp`, no client and no test kit. Its import graph uses
- * only `node:crypto` and `node:async_hooks` (Workers: the `nodejs_compat` flag). See docs/transports.md.
+ * Bun, any `fetch` handler), and nothing that needs Node's `http`, `net` or `child_process`: no
+ * stdio, no `serveHttp`, no client and no test kit. Its import graph uses `node:crypto`,
+ * `node:async_hooks` and `node:util`, and imports `node:fs` and `node:path` for what reads files
+ * at bootstrap (`@Skills` folders, an App's `ui.file`), which runs only when an app declares them
+ * (Workers: the `nodejs_compat` flag). See docs/transports.md.
  */
 
 // Decorators and schema helpers

@@ -4,8 +4,8 @@
  * compile is refused, the app logs why, and class-validator plus the interpreting validator take over.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -33,4 +33,25 @@ test.each([[[]], [['--disallow-code-generation-from-strings']]])('valid and inva
   // switch is never needed. Where Ajv is reached, the switch is logged once with its reason.
   if (flags.length === 0) expect(ok.stderr).not.toMatch(refused);
   expect(ok.stderr).not.toMatch(/OMC_SCHEMA_UNSUPPORTED|EvalError: Code generation/);
+});
+
+/** The `node:` built-ins `onemodelcontext/web` imports statically, through every chunk it loads (docs/transports.md) */
+test('the web entry imports only the Node built-ins docs/transports.md names', () => {
+  const builtins = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    // Static imports only (`import … from "x"`, `import "x"`, `export … from "x"`): import() loads when used.
+    for (const m of text.matchAll(/^\s*(?:import|export)\s+(?:[^'"();]*?\s+from\s+)?["']([^"']+)["'];?$/gm)) {
+      const spec = m[1]!;
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
+      else if (spec.startsWith('node:')) builtins.add(spec);
+      else expect(['http', 'https', 'net', 'fs', 'path', 'child_process', 'tls']).not.toContain(spec);
+    }
+  };
+  visit(join(root, 'dist/esm/web.js'));
+  expect(seen.size).toBeGreaterThan(1);
+  expect([...builtins].sort()).toEqual(['node:async_hooks', 'node:crypto', 'node:fs', 'node:path', 'node:util']);
 });
