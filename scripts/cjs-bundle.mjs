@@ -99,7 +99,7 @@ const REQUEST_MODULES = Object.entries({
     'round-attempt', 'round-end'],
   'server/replies/': ['handler-codes', 'pagination', 'reply-facts', 'result-envelope', 'results'],
   'server/request/': ['request-scope', 'request-telemetry-of', 'resource-uri', 'tool-header-params'],
-  'server/tasks/': ['task-outcome', 'task-progress', 'task-record', 'task-runner'],
+  'server/tasks/': ['task-outcome', 'task-progress', 'task-record', 'task-runner', 'task-service'],
   'state/': ['base64url', 'binding', 'bookkeeping-failure', 'canonical-json', 'claim-checks', 'claims', 'envelope',
     'fleet-slot', 'hmac-sha256', 'memory-lease-counter', 'single-use-store', 'state-refusal'],
   'telemetry/': ['conventions', 'instruments', 'request-telemetry'],

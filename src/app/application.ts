@@ -193,7 +193,7 @@ export class McpApplication {
    * modules started, stops relaying notifications and closes the shared stores (after the transports).
    */
   async close(): Promise<void> {
-    await this.server.tasks.handBack().catch(() => undefined);
+    await this.server.handBackTasks().catch(() => undefined);
     for (const close of this.closers.splice(0).reverse()) await close().catch(() => undefined);
     this.stopValidationNotes();
     await this.busRelay?.stop().catch(() => undefined);

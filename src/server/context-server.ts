@@ -70,7 +70,8 @@ export class ContextServer implements ServerEndpoint {
   private readonly modernOnly: ReadonlyMap<string, Handler>;
   /** Methods only legacy sessions serve (the session's lifecycle and subscriptions). */
   private readonly legacyOnly: ReadonlyMap<string, LegacyHandler>;
-  readonly tasks: TaskService;
+  /** Built on first use (tasks): a start-up that answers no task never loads its module (issue 38). */
+  private taskService?: TaskService;
 
   /**
    * `deployment`: what the application knows of the requestState key and the flow store (either module may set them).
@@ -114,13 +115,11 @@ export class ContextServer implements ServerEndpoint {
       c.options.telemetry,
       c.options.telemetry.accessLog && info ? (detail, message) => info.call(c.logger, message, detail) : undefined,
     );
-    const tasks = new TaskService(c, c.options.taskStore ?? c.shared?.taskStore ?? new MemoryTaskStore());
-    this.tasks = tasks;
     this.modernOnly = new Map<string, Handler>([
       ['server/discover', () => discover(c)],
-      ['tasks/get', (r, s, io) => getTask(tasks, r.params, s, io)],
-      ['tasks/update', (r, s, io) => updateTask(tasks, r.params, s, io)],
-      ['tasks/cancel', (r, s, io) => cancelTask(tasks, r.params, s, io)],
+      ['tasks/get', (r, s, io) => getTask(this.tasks, r.params, s, io)],
+      ['tasks/update', (r, s, io) => updateTask(this.tasks, r.params, s, io)],
+      ['tasks/cancel', (r, s, io) => cancelTask(this.tasks, r.params, s, io)],
     ]);
     const subscription: LegacyHandler = (r, session, io) =>
       legacySubscription(c, session, r, io).then(
@@ -139,7 +138,7 @@ export class ContextServer implements ServerEndpoint {
       ['prompts/list', (r, s, io) => listPrompts(c, r, s, io)],
       ['resources/list', (r, s, io) => listResources(c, r, s, io)],
       ['resources/templates/list', (r, s, io) => listResourceTemplates(c, r, s, io)],
-      ['tools/call', (r, s, io) => callTool(c, r, s, io, tasks)],
+      ['tools/call', (r, s, io) => callTool(c, r, s, io, this.tasks)],
       ['prompts/get', (r, s, io) => getPrompt(c, r, s, io)],
       ['resources/read', (r, s, io) => readResource(c, r, s, io)],
       ['completion/complete', (r, s, io) => complete(c, r, s, io)],
@@ -195,6 +194,18 @@ export class ContextServer implements ServerEndpoint {
    * read (and the listen stream): a method is answered only if it is here. A test walks it so a new
    * method cannot skip the visibility check.
    */
+  /** The tasks extension's service, built on its first use. */
+  get tasks(): TaskService {
+    const c = this.core;
+    this.taskService ??= new TaskService(c, c.options.taskStore ?? c.shared?.taskStore ?? new MemoryTaskStore());
+    return this.taskService;
+  }
+
+  /** Hands the task rounds running here back (none if no task ever ran here). */
+  async handBackTasks(): Promise<void> {
+    await this.taskService?.handBack();
+  }
+
   get methods(): { readonly modern: readonly string[]; readonly legacy: readonly string[] } {
     return {
       modern: [LISTEN, ...this.shared.keys(), ...this.modernOnly.keys()],
