@@ -223,7 +223,7 @@ export async function bundleCjs(root) {
       (_, file) => `require("./${bundleOf(file)}")(${JSON.stringify(file)})`,
     );
     if (linked.includes(OTHER_BUNDLE)) throw new Error(`${bundle}: a require of another bundle was left unlinked`);
-    writeFileSync(join(root, bundle), asciiOnly('var __evaluated = [];\n' + shortReexports(linked)));
+    writeFileSync(join(root, bundle), asciiOnly('var __evaluated = [];\n' + sharedHelpers(shortReexports(linked))));
     for (const f of files) {
       const up = '../'.repeat(f.split('/').length - 1) || './';
       writeFileSync(join(root, f), `"use strict";\nmodule.exports = require("${up}${bundle}")(${JSON.stringify(f)});\n`);
@@ -244,6 +244,28 @@ const REEXPORT_HELPER = 'var __reexport = (e, m, n) => Object.defineProperty(e, 
 export function shortReexports(text) {
   const short = text.replace(REEXPORT, (_, name, mod) => `__reexport(exports2, ${mod}, "${name}");`);
   return short === text ? text : REEXPORT_HELPER + short;
+}
+
+/**
+ * tsc writes its `__decorate` and `__metadata` helpers into every module that uses decorators (7 of
+ * bundle.js's): one copy per bundle, defined first, saves V8 parsing and compiling each (~2 M
+ * instructions of a stdio start-up). tsc's `exports2 && exports2.__decorate ||` reads a name no module
+ * exports, so it always took its own function, which every copy is.
+ */
+const TSC_HELPERS = ['__decorate', '__metadata'];
+export function sharedHelpers(text) {
+  let shared = '';
+  for (const name of TSC_HELPERS) {
+    const copy = new RegExp(`\n( +)var ${name} = exports2 && exports2\\.${name} \\|\\| (function\\([^)]*\\) \\{[\\s\\S]*?\\n\\1\\});\n`, 'g');
+    const bodies = new Set();
+    text = text.replace(copy, (_, indent, fn) => {
+      bodies.add(fn.replaceAll(`\n${indent}`, '\n'));
+      return `\n${indent}var ${name} = __tsc${name};\n`;
+    });
+    if (bodies.size > 1) throw new Error(`tsc's ${name} helper differs between modules: update ${import.meta.url}`);
+    for (const fn of bodies) shared += `var __tsc${name} = ${fn};\n`;
+  }
+  return shared + text;
 }
 
 /**
