@@ -223,7 +223,7 @@ export async function bundleCjs(root) {
       (_, file) => `require("./${bundleOf(file)}")(${JSON.stringify(file)})`,
     );
     if (linked.includes(OTHER_BUNDLE)) throw new Error(`${bundle}: a require of another bundle was left unlinked`);
-    writeFileSync(join(root, bundle), asciiOnly('var __evaluated = [];\n' + sharedHelpers(shortReexports(linked))));
+    writeFileSync(join(root, bundle), asciiOnly('var __evaluated = [];\n' + sharedHelpers(shortEsModuleMarks(shortReexports(linked)))));
     for (const f of files) {
       const up = '../'.repeat(f.split('/').length - 1) || './';
       writeFileSync(join(root, f), `"use strict";\nmodule.exports = require("${up}${bundle}")(${JSON.stringify(f)});\n`);
@@ -244,6 +244,14 @@ const REEXPORT_HELPER = 'var __reexport = (e, m, n) => Object.defineProperty(e, 
 export function shortReexports(text) {
   const short = text.replace(REEXPORT, (_, name, mod) => `__reexport(exports2, ${mod}, "${name}");`);
   return short === text ? text : REEXPORT_HELPER + short;
+}
+
+/** tsc's `__esModule` mark, once per module (130 in bundle.js), as a call: ~2 M instructions of a stdio start-up. */
+const ES_MODULE_MARK = 'Object.defineProperty(exports2, "__esModule", { value: true });';
+const ES_MODULE_HELPER = 'var __esModuleMark = (e) => Object.defineProperty(e, "__esModule", { value: true });\n';
+export function shortEsModuleMarks(text) {
+  const short = text.replaceAll(ES_MODULE_MARK, '__esModuleMark(exports2);');
+  return short === text ? text : ES_MODULE_HELPER + short;
 }
 
 /**
