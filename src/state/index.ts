@@ -27,6 +27,7 @@ export {
 export {
   createRequestStateCodec,
   DEFAULT_REQUEST_STATE_AUDIENCE,
+  openNow,
   sealsPlainTokens,
   type OpenedState,
   type RequestStateCodec,

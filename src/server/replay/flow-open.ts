@@ -9,7 +9,7 @@ import { ErrorCode } from '../../protocol/error-codes';
 import { ProtocolError } from '../../errors/protocol-error';
 import type { AskRun, EngineDeps } from './engine-types';
 import { telemetryOf } from '../request/request-telemetry-of';
-import { StateRefusal, type StateBinding } from '../../state';
+import { openNow, StateRefusal, type OpenedState, type StateBinding } from '../../state';
 
 /** The one wire error for every refused requestState (the reason goes to the server log only). */
 export function stateRefused(): ProtocolError {
@@ -48,40 +48,67 @@ export function openRound<T>(deps: EngineDeps, r: AskRun<T>): OpenedRound | Prom
   return openSealed(deps, r, binding, token);
 }
 
-async function openSealed<T>(
+/**
+ * A continuing round: at once when the token opens without waiting (issue 34: no async function and no
+ * await for it), else once it has. A refusal is a rejected promise, never a throw.
+ */
+function openSealed<T>(
   deps: EngineDeps,
   r: AskRun<T>,
   binding: StateBinding,
   token: unknown,
-): Promise<OpenedRound> {
-  let flow: FlowState;
-  let flowStartedAt: number | undefined;
+): OpenedRound | Promise<OpenedRound> {
+  let opened: OpenedState | Promise<OpenedState>;
   try {
-    const opened = await deps.sealer.open(token, binding);
-    const read = readFlow(opened.payload);
-    if (!read) throw new Error('payload shape');
-    flow = read;
-    flow.round += 1;
-    flowStartedAt = opened.flowStartedAt;
+    opened = openNow(deps.sealer, token, binding);
   } catch (e) {
-    // A refusal's reason, never its payload; anything else (a payload of the wrong shape) is `malformed`.
-    telemetryOf(r.scope)?.refused(e instanceof StateRefusal ? e.reason : 'malformed');
-    deps.logger.warn('requestState refused', {
-      reason: (e as { reason?: string }).reason ?? (e as Error).message,
-      method: r.method,
-      target: r.target,
-    });
-    throw stateRefused();
+    return Promise.reject(refused(deps, r, e));
   }
+  if (typeof (opened as { then?: unknown }).then === 'function') {
+    return (opened as Promise<OpenedState>).then(
+      (o) => continued(deps, r, binding, o),
+      (e: unknown) => {
+        throw refused(deps, r, e);
+      },
+    );
+  }
+  try {
+    return continued(deps, r, binding, opened as OpenedState);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+/** The opened token read back into this round's flow; a payload of the wrong shape is refused. */
+function continued<T>(deps: EngineDeps, r: AskRun<T>, binding: StateBinding, opened: OpenedState): OpenedRound {
+  let flow: FlowState | undefined;
+  try {
+    flow = readFlow(opened.payload);
+    if (!flow) throw new Error('payload shape');
+  } catch (e) {
+    throw refused(deps, r, e);
+  }
+  flow.round += 1;
   const lowLevel = lowLevelInput(flow, r.params.inputResponses);
   return {
     binding,
     flow,
-    flowStartedAt,
+    flowStartedAt: opened.flowStartedAt,
     continues: true,
     lowLevel,
     incoming: incomingAnswers(flow, r.params.inputResponses, true),
   };
+}
+
+/** Logs why a token was refused (a refusal's reason, never its payload; anything else is `malformed`). */
+function refused<T>(deps: EngineDeps, r: AskRun<T>, e: unknown): ProtocolError {
+  telemetryOf(r.scope)?.refused(e instanceof StateRefusal ? e.reason : 'malformed');
+  deps.logger.warn('requestState refused', {
+    reason: (e as { reason?: string }).reason ?? (e as Error).message,
+    method: r.method,
+    target: r.target,
+  });
+  return stateRefused();
 }
 
 /** This round's answers to the previous InputRequired's requests, and its state string. */
