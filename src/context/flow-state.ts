@@ -147,6 +147,12 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Forgets `key`'s re-ask count (its ask was answered) without making the map for a flow that has none. */
+export function forgetReasks(flow: FlowState, key: string): void {
+  const reasks = flow instanceof LazyFlow ? flow.reasksMap : flow.reasks;
+  if (reasks !== undefined && hasKey(reasks, key)) delete reasks[key];
+}
+
 export function hasKey(map: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(map, key);
 }

@@ -5,7 +5,7 @@ import type { ClientCapabilities, InputRequest } from '../protocol/types';
 import type { AskPort } from './ask-port';
 import { withRefusalReason, type Ask } from './asks';
 import { questionFingerprint, rememberQuestion } from './question-texts';
-import { ANY_QUESTION, hasKey, type FlowState, type IncomingAnswers } from './flow-state';
+import { ANY_QUESTION, forgetReasks, hasKey, type FlowState, type IncomingAnswers } from './flow-state';
 import { fenced } from './effect-watch';
 import { InputRequiredSignal, type PendingAsk } from './input-required';
 import type { LowLevelInput } from './input-required-result';
@@ -87,7 +87,7 @@ export class ReplayAskPort implements AskPort {
     if (decoded.ok) {
       this.observe?.(ask.kind, key, answerOutcome(decoded.kept));
       this.flow.answers[key] = { question: fingerprint, answer: decoded.kept };
-      delete this.flow.reasks[key];
+      forgetReasks(this.flow, key);
       return Promise.resolve(decoded.value);
     }
     // An answer that fails the question is asked again, saying why, at most maxReasks times (as on legacy).
