@@ -8,13 +8,14 @@ import type { Principal } from '../../context/principal';
 import type { JsonRpcNotification } from '../../protocol/jsonrpc';
 import type { RequestIO } from '../../server/request/request-io';
 import type { ResponseSink } from './http-exchange';
-import type { Abortable } from './inflight';
+import type { InflightEntry } from './inflight';
 import type { ReplyStream } from './reply-stream';
 
 const CLIENT_LEFT = 'The client closed the response stream';
 
-export class ReplyIO implements RequestIO, Abortable {
+export class ReplyIO implements RequestIO, InflightEntry {
   readonly transport = 'http' as const;
+  inflightSlot = -1;
   protected controller?: AbortController;
 
   /**
