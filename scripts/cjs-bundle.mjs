@@ -11,10 +11,14 @@
 // What a server runs only on first use (LAZY_MODULES) is a third bundle (bundle-cold.js): a start-up
 // does not pre-parse it. What it runs from its first request past `initialize` on (REQUEST_MODULES) is
 // a fourth (bundle-request.js).
+// Each bundle's code is written to <bundle>.code.js and <bundle>.js is a stub that runs it through
+// code-cache.js (scripts/code-cache.cjs): a start-up reuses the bytecode V8 cached on an earlier one.
 import { build } from 'esbuild';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
@@ -223,13 +227,18 @@ export async function bundleCjs(root) {
       (_, file) => `require("./${bundleOf(file)}")(${JSON.stringify(file)})`,
     );
     if (linked.includes(OTHER_BUNDLE)) throw new Error(`${bundle}: a require of another bundle was left unlinked`);
-    writeFileSync(join(root, bundle), asciiOnly('var __evaluated = [];\n' + sharedHelpers(shortEsModuleMarks(shortReexports(linked)))));
+    const code = asciiOnly('var __evaluated = [];\n' + sharedHelpers(shortEsModuleMarks(shortReexports(linked))));
+    const codeFile = bundle.replace(/\.js$/, '.code.js');
+    writeFileSync(join(root, codeFile), code);
+    const buildId = createHash('sha256').update(code).digest('hex').slice(0, 16);
+    writeFileSync(join(root, bundle), `"use strict";\nrequire("./code-cache.js").load(module, require, ${JSON.stringify(codeFile)}, "${buildId}");\n`);
     for (const f of files) {
       const up = '../'.repeat(f.split('/').length - 1) || './';
       writeFileSync(join(root, f), `"use strict";\nmodule.exports = require("${up}${bundle}")(${JSON.stringify(f)});\n`);
     }
     count += files.length;
   }
+  copyFileSync(fileURLToPath(new URL('./code-cache.cjs', import.meta.url)), join(root, 'code-cache.js'));
   return count;
 }
 
