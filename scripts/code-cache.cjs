@@ -9,20 +9,26 @@
 // write it can write the code too, so it adds no one who can change what runs. It is used only when
 // its header names this bundle's build (a content hash written by the build), the code file's size
 // and mtime, and this Node's version and architecture; V8 itself then checks its version and flags
-// and refuses anything else (then we compile as usual and write a new cache). It is written once per
-// process, when there was none or it was refused: on a timer after start-up (unref'd), or at exit if
-// the process ends first, through a temporary file and a rename (two processes may race; the last
-// wins, both whole). Where the folder cannot be written (a read-only install) nothing is written and
-// nothing fails. ONEMODELCONTEXT_CODE_CACHE=0 turns it off: the code is then a plain require.
+// and refuses anything else (then we compile as usual and write a new cache).
+// V8 caches what has been compiled when the cache is made, so when it is made matters: two seconds
+// after the bundle loaded (an unref'd timer: start-up and the first requests are over), or at exit
+// when there was no usable cache and the process ends sooner (a start-up cut short, a CLI). A cache
+// made at exit is replaced once by the next process that lives two seconds; one made on the timer is
+// kept. Writes go through a temporary file and a rename (two processes may race; the last wins, both
+// whole). Where the folder cannot be written (a read-only install) nothing is written and nothing
+// fails. ONEMODELCONTEXT_CODE_CACHE=0 turns it off: the code is then a plain require.
 const fs = require('node:fs');
 const path = require('node:path');
 const { Script } = require('node:vm');
 
 const DIR = path.join(__dirname, '.code-cache');
-/** How long after the first bundle loads the cache is written: after a start-up has run its functions. */
+/** How long after a bundle loads its cache is made: after a start-up has run its functions. */
 const WRITE_AFTER_MS = 2000;
-/** Bundles loaded without a usable cache: they are written once start-up is over. */
-const toWrite = [];
+/** How the cache was made: on the timer (kept) or at exit (replaced by the next timer's). */
+const ON_TIMER = 't';
+const AT_EXIT = 'e';
+/** Bundles whose cache is due: { script, cacheFile, key, atExit }. */
+const due = [];
 let timer;
 
 /**
@@ -37,37 +43,49 @@ function load(stub, stubRequire, code, build) {
   }
   const source = fs.readFileSync(file, 'utf8');
   const stat = fs.statSync(file);
-  const header = `${build} ${stat.size} ${Math.trunc(stat.mtimeMs)} ${process.version} ${process.arch}\n`;
+  const key = `${build} ${stat.size} ${Math.trunc(stat.mtimeMs)} ${process.version} ${process.arch}`;
   const cacheFile = path.join(DIR, `${code}.bin`);
-  const cachedData = readCache(cacheFile, header);
+  const cached = readCache(cacheFile, key);
   // Node's own CommonJS wrapper, on the code's first line, so line numbers match the file.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: file, cachedData });
+  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+  const script = new Script(wrapped, { filename: file, cachedData: cached?.data });
   script.runInThisContext().call(stub.exports, stub.exports, stubRequire, stub, file, __dirname);
-  if (cachedData === undefined || script.cachedDataRejected) remember({ script, cacheFile, header });
+  const usable = cached !== undefined && !script.cachedDataRejected;
+  if (!usable || cached.made === AT_EXIT) remember({ script, cacheFile, key, atExit: !usable });
 }
 
-function readCache(cacheFile, header) {
+/** The cache's bytes for V8 and how it was made, if its header names `key`. */
+function readCache(cacheFile, key) {
   let bytes;
   try {
     bytes = fs.readFileSync(cacheFile);
   } catch {
     return undefined;
   }
-  const head = Buffer.from(header, 'latin1');
-  return bytes.length > head.length && bytes.subarray(0, head.length).equals(head) ? bytes.subarray(head.length) : undefined;
+  const head = Buffer.from(`${key} `, 'latin1');
+  const start = head.length + 2; // the kind and a newline
+  if (bytes.length <= start || !bytes.subarray(0, head.length).equals(head) || bytes[start - 1] !== 10) return undefined;
+  return { made: String.fromCharCode(bytes[head.length]), data: bytes.subarray(start) };
 }
 
-/** A bundle loaded later (the first request's) waits its own start-up time after it loads. */
+/** A bundle loaded later (the first request's) is written with the others, or starts the timer anew. */
 function remember(entry) {
-  if (toWrite.push(entry) === 1) process.once('exit', writeAll);
-  if (timer === undefined) timer = setTimeout(writeAll, WRITE_AFTER_MS).unref();
+  due.push(entry);
+  if (entry.atExit && !process.listeners('exit').includes(writeAtExit)) process.on('exit', writeAtExit);
+  if (timer === undefined) timer = setTimeout(writeOnTimer, WRITE_AFTER_MS).unref();
 }
 
-function writeAll() {
-  clearTimeout(timer);
+function writeOnTimer() {
   timer = undefined;
-  process.removeListener('exit', writeAll);
-  const entries = toWrite.splice(0);
+  process.removeListener('exit', writeAtExit);
+  write(due.splice(0), ON_TIMER);
+}
+
+function writeAtExit() {
+  write(due.splice(0).filter((e) => e.atExit), AT_EXIT);
+}
+
+function write(entries, made) {
   if (entries.length === 0) return;
   try {
     fs.mkdirSync(DIR, { recursive: true });
@@ -75,10 +93,10 @@ function writeAll() {
   } catch {
     return; // a read-only install: start-ups compile as before
   }
-  for (const { script, cacheFile, header } of entries) {
+  for (const { script, cacheFile, key } of entries) {
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     try {
-      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(header, 'latin1'), script.createCachedData()]));
+      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${key} ${made}\n`, 'latin1'), script.createCachedData()]));
       fs.renameSync(tmp, cacheFile);
     } catch {
       try { fs.unlinkSync(tmp); } catch { /* never written */ }
