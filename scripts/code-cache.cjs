@@ -16,7 +16,8 @@
 // made at exit is replaced once by the next process that lives two seconds; one made on the timer is
 // kept. Writes go through a temporary file and a rename (two processes may race; the last wins, both
 // whole). Where the folder cannot be written (a read-only install) nothing is written and nothing
-// fails. ONEMODELCONTEXT_CODE_CACHE=0 turns it off: the code is then a plain require.
+// fails. ONEMODELCONTEXT_CODE_CACHE=0 turns it off, and a test runner's sandbox (another vm context)
+// does without it: the code is then a plain require.
 const fs = require('node:fs');
 const path = require('node:path');
 const { Script } = require('node:vm');
@@ -30,6 +31,13 @@ const AT_EXIT = 'e';
 /** Bundles whose cache is due: { script, cacheFile, key, atExit }. */
 const due = [];
 let timer;
+/**
+ * Whether this file runs in Node's main context. A test runner's sandbox (jest runs each test file in
+ * a vm context with its own globals: its own `Reflect`, patched by reflect-metadata there, its own
+ * Error and Promise) is another, and a script compiled here would run in the main one: there the
+ * bundles load as plain files, into the sandbox.
+ */
+const inMainContext = new Script('globalThis').runInThisContext() === globalThis;
 
 /**
  * Runs `code` (a file beside the stub) as the stub's module: the stub's `module` and `require`, so the
@@ -37,7 +45,7 @@ let timer;
  */
 function load(stub, stubRequire, code, build) {
   const file = path.join(__dirname, code);
-  if (process.env.ONEMODELCONTEXT_CODE_CACHE === '0') {
+  if (!inMainContext || process.env.ONEMODELCONTEXT_CODE_CACHE === '0') {
     stub.exports = stubRequire(file);
     return;
   }
