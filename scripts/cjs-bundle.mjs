@@ -231,7 +231,8 @@ export async function bundleCjs(root) {
     const codeFile = bundle.replace(/\.js$/, '.code.js');
     writeFileSync(join(root, codeFile), code);
     const buildId = createHash('sha256').update(code).digest('hex').slice(0, 16);
-    writeFileSync(join(root, bundle), `"use strict";\nrequire("./code-cache.js").load(module, require, ${JSON.stringify(codeFile)}, "${buildId}");\n`);
+    const codePath = JSON.stringify(`./${codeFile}`);
+    writeFileSync(join(root, bundle), `"use strict";\nif (!require("./code-cache.js").load(module, require, ${JSON.stringify(codeFile)}, "${buildId}")) module.exports = require(${codePath});\n`);
     for (const f of files) {
       const up = '../'.repeat(f.split('/').length - 1) || './';
       writeFileSync(join(root, f), `"use strict";\nmodule.exports = require("${up}${bundle}")(${JSON.stringify(f)});\n`);

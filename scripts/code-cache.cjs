@@ -17,7 +17,7 @@
 // kept. Writes go through a temporary file and a rename (two processes may race; the last wins, both
 // whole). Where the folder cannot be written (a read-only install) nothing is written and nothing
 // fails. ONEMODELCONTEXT_CODE_CACHE=0 turns it off, and a test runner's sandbox (another vm context)
-// does without it: the code is then a plain require.
+// does without it: the stub then requires the code as a plain file.
 const fs = require('node:fs');
 const path = require('node:path');
 const { Script } = require('node:vm');
@@ -41,16 +41,19 @@ const inMainContext = new Script('globalThis').runInThisContext() === globalThis
 
 /**
  * Runs `code` (a file beside the stub) as the stub's module: the stub's `module` and `require`, so the
- * code resolves and exports exactly as if it were the stub's own text.
+ * code resolves and exports exactly as if it were the stub's own text. False when it did not: the
+ * stub then requires the code itself (also what a bundler that inlined the package sees and keeps).
  */
 function load(stub, stubRequire, code, build) {
+  if (!inMainContext || process.env.ONEMODELCONTEXT_CODE_CACHE === '0') return false;
   const file = path.join(__dirname, code);
-  if (!inMainContext || process.env.ONEMODELCONTEXT_CODE_CACHE === '0') {
-    stub.exports = stubRequire(file);
-    return;
+  let source, stat;
+  try {
+    source = fs.readFileSync(file, 'utf8');
+    stat = fs.statSync(file);
+  } catch {
+    return false; // not on disk beside us: bundled into an app's own file
   }
-  const source = fs.readFileSync(file, 'utf8');
-  const stat = fs.statSync(file);
   const key = `${build} ${stat.size} ${Math.trunc(stat.mtimeMs)} ${process.version} ${process.arch}`;
   const cacheFile = path.join(DIR, `${code}.bin`);
   const cached = readCache(cacheFile, key);
@@ -60,6 +63,7 @@ function load(stub, stubRequire, code, build) {
   script.runInThisContext().call(stub.exports, stub.exports, stubRequire, stub, file, __dirname);
   const usable = cached !== undefined && !script.cachedDataRejected;
   if (!usable || cached.made === AT_EXIT) remember({ script, cacheFile, key, atExit: !usable });
+  return true;
 }
 
 /** The cache's bytes for V8 and how it was made, if its header names `key`. */

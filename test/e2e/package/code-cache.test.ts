@@ -137,3 +137,17 @@ test('where the folder cannot be made, the app starts and answers the same', () 
   expectServed(start());
   rmSync(join(dist, '.code-cache'), { force: true });
 });
+
+test('an app bundled with the package inlined (esbuild) runs the code it inlined: the cache steps aside', async () => {
+  const { build } = await import('esbuild');
+  const out = join(dir, 'bundled', 'server.js');
+  await build({
+    entryPoints: [app], bundle: true, platform: 'node', format: 'cjs', packages: 'external', outfile: out,
+    logLevel: 'silent',
+  });
+  const text = readFileSync(out, 'utf8');
+  expect(text).toContain('bundle.code.js'); // the package's code is inside the app's file
+  const child = spawnSync(process.execPath, [out], { cwd: root, input: lines, timeout: 60_000 });
+  expectServed({ answers: child.stdout.toString(), stderr: child.stderr.toString() });
+  expect(existsSync(join(dir, 'bundled', '.code-cache'))).toBe(false);
+});
