@@ -10,12 +10,13 @@
 // its header names this bundle's build (a content hash written by the build), the code file's size
 // and mtime, and this Node's version and architecture; V8 itself then checks its version and flags
 // and refuses anything else (then we compile as usual and write a new cache).
-// V8 caches what has been compiled when the cache is made, so when it is made matters: two seconds
-// after the bundle loaded (an unref'd timer: start-up and the first requests are over), or at exit
-// when there was no usable cache and the process ends sooner (a start-up cut short, a CLI). A cache
-// made at exit is replaced once by the next process that lives two seconds; one made on the timer is
-// kept. Writes go through a temporary file and a rename (two processes may race; the last wins, both
-// whole). Where the folder cannot be written (a read-only install) nothing is written and nothing
+// V8 caches what has been compiled when the cache is made, so when it is made matters. Without a
+// usable cache it is made soon, once the code that loaded the bundle has run (setImmediate: a server's
+// start-up is then built, whoever ends the process soon after, even by a signal), and again two seconds
+// after the bundle loaded (an unref'd timer: start-up and the first requests are over). A cache made
+// soon is replaced once by a process that lives two seconds; one made on the timer is kept. Writes go
+// through a temporary file and a rename (two processes may race; the last wins, both whole). Where the
+// folder cannot be written (a read-only install) nothing is written and nothing
 // fails. ONEMODELCONTEXT_CODE_CACHE=0 turns it off, and a test runner's sandbox (another vm context)
 // does without it: the stub then requires the code as a plain file.
 const fs = require('node:fs');
@@ -25,10 +26,10 @@ const { Script } = require('node:vm');
 const DIR = path.join(__dirname, '.code-cache');
 /** How long after a bundle loads its cache is made: after a start-up has run its functions. */
 const WRITE_AFTER_MS = 2000;
-/** How the cache was made: on the timer (kept) or at exit (replaced by the next timer's). */
+/** How the cache was made: soon after the bundle loaded (replaced once) or on the timer (kept). */
+const SOON = 's';
 const ON_TIMER = 't';
-const AT_EXIT = 'e';
-/** Bundles whose cache is due: { script, cacheFile, key, atExit }. */
+/** Bundles whose cache the timer makes: { script, cacheFile, key }. */
 const due = [];
 let timer;
 /**
@@ -62,7 +63,11 @@ function load(stub, stubRequire, code, build) {
   const script = new Script(wrapped, { filename: file, cachedData: cached?.data });
   script.runInThisContext().call(stub.exports, stub.exports, stubRequire, stub, file, __dirname);
   const usable = cached !== undefined && !script.cachedDataRejected;
-  if (!usable || cached.made === AT_EXIT) remember({ script, cacheFile, key, atExit: !usable });
+  if (usable && cached.made === ON_TIMER) return true;
+  const entry = { script, cacheFile, key };
+  if (!usable) setImmediate(write, [entry], SOON);
+  due.push(entry);
+  timer ??= setTimeout(writeOnTimer, WRITE_AFTER_MS).unref();
   return true;
 }
 
@@ -80,21 +85,10 @@ function readCache(cacheFile, key) {
   return { made: String.fromCharCode(bytes[head.length]), data: bytes.subarray(start) };
 }
 
-/** A bundle loaded later (the first request's) is written with the others, or starts the timer anew. */
-function remember(entry) {
-  due.push(entry);
-  if (entry.atExit && !process.listeners('exit').includes(writeAtExit)) process.on('exit', writeAtExit);
-  if (timer === undefined) timer = setTimeout(writeOnTimer, WRITE_AFTER_MS).unref();
-}
-
+/** A bundle loaded later (the first request's) is made with the others, or starts the timer anew. */
 function writeOnTimer() {
   timer = undefined;
-  process.removeListener('exit', writeAtExit);
   write(due.splice(0), ON_TIMER);
-}
-
-function writeAtExit() {
-  write(due.splice(0).filter((e) => e.atExit), AT_EXIT);
 }
 
 function write(entries, made) {
