@@ -16,9 +16,10 @@
 // after the bundle loaded (an unref'd timer: start-up and the first requests are over). A cache made
 // soon is replaced once by a process that lives two seconds; one made on the timer is kept. Writes go
 // through a temporary file and a rename (two processes may race; the last wins, both whole). Where the
-// folder cannot be written (a read-only install) nothing is written and nothing
-// fails. ONEMODELCONTEXT_CODE_CACHE=0 turns it off, and a test runner's sandbox (another vm context)
-// does without it: the stub then requires the code as a plain file.
+// folder cannot be written (a read-only install) nothing is written and nothing fails.
+// ONEMODELCONTEXT_CODE_CACHE=read uses a cache and never writes one (a measurement that must not count
+// the writing); =0 turns it off, and a test runner's sandbox (another vm context) does without it: the
+// stub then requires the code as a plain file.
 const fs = require('node:fs');
 const path = require('node:path');
 const { Script } = require('node:vm');
@@ -63,7 +64,7 @@ function load(stub, stubRequire, code, build) {
   const script = new Script(wrapped, { filename: file, cachedData: cached?.data });
   script.runInThisContext().call(stub.exports, stub.exports, stubRequire, stub, file, __dirname);
   const usable = cached !== undefined && !script.cachedDataRejected;
-  if (usable && cached.made === ON_TIMER) return true;
+  if ((usable && cached.made === ON_TIMER) || process.env.ONEMODELCONTEXT_CODE_CACHE === 'read') return true;
   const entry = { script, cacheFile, key };
   if (!usable) setImmediate(write, [entry], SOON);
   due.push(entry);
