@@ -82,15 +82,19 @@ test('a start-up killed right after its first answers has made its cache (soon a
   rmSync(join(dist, '.code-cache'), { recursive: true, force: true });
   const server = spawn(process.execPath, [app], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
-  const answered = new Promise<void>((resolve) => {
-    server.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('echo:hi')) resolve();
-    });
+  const seen = (text: string) => new Promise<void>((resolve) => {
+    const look = () => { if (out.includes(text)) resolve(); else server.stdout.once('data', look); };
+    look();
   });
+  server.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
   const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.stdin.write(lines);
-  await answered; // the call is read on a later turn of the event loop than the one that made the cache
+  const [initialize, initialized, call] = lines.trim().split('\n');
+  server.stdin.write(`${initialize}\n`);
+  await seen('"protocolVersion"');
+  // The call is read on a later turn of the server's event loop than the one that answered
+  // initialize, so after the turn's setImmediate that made the cache.
+  server.stdin.write(`${initialized}\n${call}\n`);
+  await seen('echo:hi');
   server.kill('SIGKILL');
   await exited;
   expect(existsSync(cacheOf('bundle'))).toBe(true);
