@@ -180,7 +180,8 @@ export function validateOptions<T extends object>(cls: new () => T, input: unkno
   }
   if (spec.accept?.(input)) return acceptedOptions(cls, input, spec);
   const nested = spec.nested ?? {};
-  const problems = unknownKeys(input, cls, '');
+  // No option given (a server's defaults): no key to look up, so no walk of the class's metadata for them.
+  const problems = Object.keys(input).length > 0 ? unknownKeys(input, cls, '') : [];
   const instance = new cls() as Record<string, unknown>;
   const given: string[] = [];
   for (const [key, value] of Object.entries(input)) {
