@@ -212,6 +212,13 @@ export function validateOptions<T extends object>(cls: new () => T, input: unkno
   return Object.freeze(instance) as Readonly<T>;
 }
 
+/**
+ * An `accept` for a class none of whose options is required: nothing given is its defaults, and every
+ * default passes its rules (test/unit/config/option-defaults.test.ts), so a server that configures
+ * nothing reads none of the class's metadata (issue 38). Its test compares it with the full check.
+ */
+export const noOptionsGiven = (input: Record<string, unknown>): boolean => Object.keys(input).length === 0;
+
 /** validateOptions' result for options its spec's `accept` passed: the same frozen instance, without the checks. */
 function acceptedOptions<T extends object>(
   cls: new () => T,
@@ -222,6 +229,9 @@ function acceptedOptions<T extends object>(
   for (const key of Object.keys(input)) if (input[key] !== undefined) instance[key] = input[key];
   const problems = spec.checks?.(instance as T) ?? [];
   if (problems.length) throw optionsError(spec.label, problems);
+  for (const key of Object.keys(spec.nested ?? {})) {
+    if (isPlainObject(instance[key])) Object.freeze(instance[key]);
+  }
   validated.set(instance, cls);
   return Object.freeze(instance) as Readonly<T>;
 }
