@@ -6,17 +6,7 @@
  */
 import type { Implementation } from '../protocol/types';
 import type { ApplicationOptions, ServerIdentity } from './application-options';
-
-/** A class or a `{ provide, useValue | useClass | useFactory }` object (the `providers` rule). */
-export function isProvider(p: unknown): boolean {
-  if (typeof p === 'function') return true;
-  if (typeof p !== 'object' || p === null || !('provide' in p)) return false;
-  return (
-    'useValue' in p ||
-    typeof (p as { useClass?: unknown }).useClass === 'function' ||
-    typeof (p as { useFactory?: unknown }).useFactory === 'function'
-  );
-}
+import { isProvider } from './providers';
 
 /** ServerIdentity's options (a test holds the list to the class). */
 export const IDENTITY_KEYS: readonly (keyof ServerIdentity)[] = [

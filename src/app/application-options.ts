@@ -7,9 +7,8 @@ import type { DependencyContainer } from 'tsyringe';
 import { ArePipelineRefs, HasMethods } from '../config/option-rules';
 import type { ConfigModule } from '../config/modules';
 import type { Icon, Implementation } from '../protocol/types';
-import type { Provider } from './providers';
+import { isProvider, type Provider } from './providers';
 import type { FilterRef, GuardRef, InterceptorRef } from '../decorators/use-pipeline';
-import { isProvider } from './application-options-check';
 
 const AreProviders = () =>
   ValidateBy({
