@@ -121,9 +121,12 @@ const REQUEST_MODULES = Object.entries({
  * - building input validators and compiling JSON Schemas (~10 modules): a tool's first call;
  * - the elicitation form builder: a form's first use;
  * - the approval pages' HTML route: the first page a browser opens;
+ * - the decorated ApplicationOptions classes: options the hand check does not pass (or a read of the class);
  * - REQUEST_MODULES (above): the first request past `initialize`.
  */
 const LAZY_MODULES = [
+  // McpApplication.create checks the options most apps give by hand (app/application-options-check.js).
+  'app/application-options.js',
   'registry/uri-template.js',
   'skills/read-skill-folder.js',
   'skills/skill-set.js',

@@ -5,21 +5,10 @@
 import { IsArray, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import type { DependencyContainer } from 'tsyringe';
 import { ArePipelineRefs, HasMethods } from '../config/option-rules';
-import { knownOptionKeys } from '../config/validate-options';
 import type { ConfigModule } from '../config/modules';
 import type { Icon, Implementation } from '../protocol/types';
-import type { Provider } from './providers';
+import { isProvider, type Provider } from './providers';
 import type { FilterRef, GuardRef, InterceptorRef } from '../decorators/use-pipeline';
-
-function isProvider(p: unknown): boolean {
-  if (typeof p === 'function') return true;
-  if (typeof p !== 'object' || p === null || !('provide' in p)) return false;
-  return (
-    'useValue' in p ||
-    typeof (p as { useClass?: unknown }).useClass === 'function' ||
-    typeof (p as { useFactory?: unknown }).useFactory === 'function'
-  );
-}
 
 const AreProviders = () =>
   ValidateBy({
@@ -76,13 +65,4 @@ export class ApplicationOptions extends ServerIdentity {
 
   /** Parent container; defaults to tsyringe's global container. */
   @IsOptional() @HasMethods('createChildContainer', 'resolve') container?: DependencyContainer;
-}
-
-/** The identity fields of validated application options (those given), frozen: the app's `info`. */
-export function identityOf(options: Readonly<ApplicationOptions>): Implementation {
-  const identity: Partial<ServerIdentity> = {};
-  for (const key of knownOptionKeys(ServerIdentity) as readonly (keyof ServerIdentity)[]) {
-    if (options[key] !== undefined) Object.assign(identity, { [key]: options[key] });
-  }
-  return Object.freeze(identity as ServerIdentity);
 }

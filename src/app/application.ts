@@ -36,7 +36,8 @@ import type { Context } from '../context/context';
 import { validateOptions } from '../config/validate-options';
 import type { ConfigModule } from '../config/modules';
 import { onCodeGenerationRefused } from '../schema/code-generation';
-import { ApplicationOptions, identityOf } from './application-options';
+import { ApplicationOptions } from './application-options';
+import { acceptApplicationOptions, acceptedApplicationOptions, identityOf } from './application-options-check';
 import { registerModules } from './app-modules';
 import { assertConstructible } from './injectable-check';
 import { assertListedOnce, constructedClasses, registerProvider } from './providers';
@@ -82,7 +83,9 @@ export class McpApplication {
     // The bundle loads tsyringe on first use: read its container before the copies are counted.
     const root = rootContainer;
     assertSingleLibraryCopies();
-    const options = validateOptions(ApplicationOptions, input, { label: 'ApplicationOptions' });
+    const options = acceptApplicationOptions(input)
+      ? acceptedApplicationOptions(input)
+      : validateOptions(ApplicationOptions, input, { label: 'ApplicationOptions' });
     this.container = (options.container ?? root).createChildContainer();
     this.modules = options.modules ?? [];
     const { server, requestState } = registerModules(this.container, this.modules);

@@ -15,24 +15,30 @@ export const SHARED_LIBRARIES: readonly string[] = Object.freeze([
   'tsyringe',
 ]);
 
+const NODE_MODULES = '/node_modules/';
+
 /**
  * The package folder of every loaded copy of each library, read from loaded module file names in one
  * pass (it runs at every start-up over hundreds of files, most of them the app's class-validator's):
- * one search per file and library for `/node_modules/<library>/`, the innermost one. Either separator,
- * without node:path (onemodelcontext/web loads this).
+ * one search per file, for its innermost `/node_modules/` and the package named after it. Each copy
+ * of a library has files of its own, whose innermost package it is (a file of a package nested in it
+ * names the nested one), so that finds every copy. Either separator, without node:path
+ * (onemodelcontext/web loads this).
  */
 function copiesOf(libraries: readonly string[], files: Iterable<string>): Map<string, Set<string>> {
-  const found = libraries.map(() => new Set<string>());
-  const markers = libraries.map((library) => `/node_modules/${library}/`);
+  const found = new Map(libraries.map((library) => [library, new Set<string>()]));
   for (const name of files) {
     // Same length, so a folder cut from `file` is cut from `name` (its own separators kept).
     const file = name.includes('\\') ? name.replaceAll('\\', '/') : name;
-    for (let i = 0; i < markers.length; i++) {
-      const at = file.lastIndexOf(markers[i]!);
-      if (at >= 0) found[i]!.add(name.slice(0, at + markers[i]!.length - 1));
-    }
+    const at = file.lastIndexOf(NODE_MODULES);
+    if (at < 0) continue;
+    const start = at + NODE_MODULES.length;
+    let end = file.indexOf('/', start);
+    if (end >= 0 && file.charCodeAt(start) === 64 /* @scope/name */) end = file.indexOf('/', end + 1);
+    if (end < 0) continue;
+    found.get(file.slice(start, end))?.add(name.slice(0, end));
   }
-  return new Map(libraries.map((library, i) => [library, found[i]!]));
+  return found;
 }
 
 /** The package folder of every loaded copy of `library`, read from loaded module file names. */

@@ -8,6 +8,17 @@ export type ProviderObject =
   | { provide: InjectionToken; useFactory: (c: DependencyContainer) => unknown };
 export type Provider = Function | ProviderObject;
 
+/** A class or a `{ provide, useValue | useClass | useFactory }` object (the `providers` rule). */
+export function isProvider(p: unknown): boolean {
+  if (typeof p === 'function') return true;
+  if (typeof p !== 'object' || p === null || !('provide' in p)) return false;
+  return (
+    'useValue' in p ||
+    typeof (p as { useClass?: unknown }).useClass === 'function' ||
+    typeof (p as { useFactory?: unknown }).useFactory === 'function'
+  );
+}
+
 export function registerProvider(container: DependencyContainer, p: Provider): void {
   if (typeof p === 'function') return;
   if ('useValue' in p) container.register(p.provide, { useValue: p.useValue });

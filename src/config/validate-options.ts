@@ -23,6 +23,13 @@ export interface OptionsSpec<T> {
   nested?: Record<string, new () => object>;
   /** Rules that involve several fields, run once the single-field rules pass. */
   checks?: (options: Readonly<T>) => OptionProblem[];
+  /**
+   * A hand-written check of the class's rules that says yes only when every given option is a known
+   * one and certainly passes them (no nested options). Then class-validator neither walks its metadata
+   * nor runs (issue 38: at start-up that work is for the options alone); any other answer takes the
+   * full check, which words every refusal. A test must hold it to the decorators.
+   */
+  accept?: (input: Record<string, unknown>) => boolean;
 }
 
 type OptionsClass = new () => object;
@@ -171,8 +178,10 @@ export function validateOptions<T extends object>(cls: new () => T, input: unkno
   if (!isPlainObject(input)) {
     throw optionsError(spec.label, [{ field: spec.label, message: 'expected an object of options' }]);
   }
+  if (spec.accept?.(input)) return acceptedOptions(cls, input, spec);
   const nested = spec.nested ?? {};
-  const problems = unknownKeys(input, cls, '');
+  // No option given (a server's defaults): no key to look up, so no walk of the class's metadata for them.
+  const problems = Object.keys(input).length > 0 ? unknownKeys(input, cls, '') : [];
   const instance = new cls() as Record<string, unknown>;
   const given: string[] = [];
   for (const [key, value] of Object.entries(input)) {
@@ -197,6 +206,30 @@ export function validateOptions<T extends object>(cls: new () => T, input: unkno
   if (spec.checks) problems.push(...spec.checks(instance as T));
   if (problems.length) throw optionsError(spec.label, problems);
   for (const key of Object.keys(nested)) {
+    if (isPlainObject(instance[key])) Object.freeze(instance[key]);
+  }
+  validated.set(instance, cls);
+  return Object.freeze(instance) as Readonly<T>;
+}
+
+/**
+ * An `accept` for a class none of whose options is required: nothing given is its defaults, and every
+ * default passes its rules (test/unit/config/option-defaults.test.ts), so a server that configures
+ * nothing reads none of the class's metadata (issue 38). Its test compares it with the full check.
+ */
+export const noOptionsGiven = (input: Record<string, unknown>): boolean => Object.keys(input).length === 0;
+
+/** validateOptions' result for options its spec's `accept` passed: the same frozen instance, without the checks. */
+function acceptedOptions<T extends object>(
+  cls: new () => T,
+  input: Record<string, unknown>,
+  spec: OptionsSpec<T>,
+): Readonly<T> {
+  const instance = new cls() as Record<string, unknown>;
+  for (const key of Object.keys(input)) if (input[key] !== undefined) instance[key] = input[key];
+  const problems = spec.checks?.(instance as T) ?? [];
+  if (problems.length) throw optionsError(spec.label, problems);
+  for (const key of Object.keys(spec.nested ?? {})) {
     if (isPlainObject(instance[key])) Object.freeze(instance[key]);
   }
   validated.set(instance, cls);

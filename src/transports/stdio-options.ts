@@ -2,7 +2,7 @@
 import { IsBoolean, IsInt, IsOptional, Min } from 'class-validator';
 import type { Readable, Writable } from 'node:stream';
 import { HasMethods } from '../config/option-rules';
-import { validateOptions } from '../config/validate-options';
+import { noOptionsGiven, validateOptions } from '../config/validate-options';
 
 export class StdioOptions {
   /** Where messages come from (default process.stdin). */
@@ -16,5 +16,5 @@ export class StdioOptions {
 }
 
 export function validateStdioOptions(input: Partial<StdioOptions> = {}): Readonly<StdioOptions> {
-  return validateOptions(StdioOptions, input, { label: 'StdioOptions' });
+  return validateOptions(StdioOptions, input, { label: 'StdioOptions', accept: noOptionsGiven });
 }

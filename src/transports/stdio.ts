@@ -53,14 +53,21 @@ export async function serveStdio(app: EndpointHost, init: Partial<StdioOptions> 
 /**
  * Every console method that prints (log, info, debug, dir, dirxml, table, group, count, time*,
  * trace, assert …) goes through one Console whose stdout is stderr, so group indentation and
- * counters keep working and nothing but MCP messages reaches stdout.
+ * counters keep working and nothing but MCP messages reaches stdout. That Console (and
+ * `process.stderr` behind it) is made by the first print: a server that never prints does not pay
+ * for them at start-up (issue 38). Each method then replaces itself with the Console's own, bound.
  */
 function redirectConsoleToStderr(): void {
-  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
   const target = console as unknown as Record<string, unknown>;
-  const source = toStderr as unknown as Record<string, unknown>;
-  for (const name of Object.keys(target)) {
-    const method = source[name];
-    if (typeof method === 'function') target[name] = method.bind(toStderr);
+  let toStderr: Record<string, (...args: unknown[]) => unknown> | undefined;
+  for (const name of Object.keys(Console.prototype)) {
+    if (typeof target[name] !== 'function') continue;
+    const first = (...args: unknown[]): unknown => {
+      toStderr ??= new Console({ stdout: process.stderr, stderr: process.stderr }) as unknown as typeof toStderr;
+      const method = toStderr![name]!.bind(toStderr);
+      if (target[name] === first) target[name] = method;
+      return method(...args);
+    };
+    target[name] = first;
   }
 }

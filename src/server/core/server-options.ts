@@ -8,7 +8,7 @@ import { DEFAULT_FLOW_STORE_LIMITS, DEFAULT_MAX_TRACKED_FLOWS } from '../../stat
 import type { FlowStore } from '../../state/flow-store';
 import type { TaskStore } from '../../state/task-store';
 import { HasMethods, IsFunction } from '../../config/option-rules';
-import { validateOptions } from '../../config/validate-options';
+import { noOptionsGiven, validateOptions } from '../../config/validate-options';
 import type { ReplayLintMode } from '../replay/replay-lint';
 import type { PinoLikeLogger, ServerLogger } from './server-logger';
 import { TelemetryOptions } from '../../telemetry/telemetry-options';
@@ -164,5 +164,6 @@ export function resolveServerOptions(input: unknown): Readonly<ContextServerOpti
       asks: AskFallbackOptions,
     },
     checks: requestStateProblems,
+    accept: noOptionsGiven,
   });
 }

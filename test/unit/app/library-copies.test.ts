@@ -75,3 +75,18 @@ test('Windows paths: backslashes (or mixed separators) find the same folders, na
     ].sort(),
   );
 });
+
+test('a scoped library is found by its two segments; a file of a package nested in a copy names the nested one', () => {
+  const loaded = files(
+    [app, '@scope', 'lib', 'index.js'],
+    [app, 'other', 'node_modules', '@scope', 'lib', 'dist', 'index.js'],
+    [app, '@scope', 'lib-extra', 'index.js'],
+    [app, 'tsyringe', 'node_modules', 'tslib', 'tslib.js'],
+    [app, 'tsyringe', 'index.js'],
+  );
+  expect(loadedCopies('@scope/lib', loaded)).toEqual(
+    [join(app, '@scope', 'lib'), join(app, 'other', 'node_modules', '@scope', 'lib')].sort(),
+  );
+  expect(loadedCopies('tsyringe', loaded)).toEqual([join(app, 'tsyringe')]);
+  expect(loadedCopies('tslib', loaded)).toEqual([join(app, 'tsyringe', 'node_modules', 'tslib')]);
+});

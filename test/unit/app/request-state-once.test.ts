@@ -34,18 +34,19 @@ function sharedModule(singleUseStore: unknown) {
 }
 
 describe('McpApplication.create validates the requestState options once', () => {
-  it('with ContextServerModule: only the application options are validated at create', () => {
+  // The application options themselves pass a hand check (application-options-accept.test.ts), not validateOptions.
+  it('with ContextServerModule: no options are validated again at create', () => {
     const key = randomBytes(32);
     const modules = [ContextServerModule.configure({ requestStateKey: key, requestStateLifetime: 30 })];
     let built: McpApplication | undefined;
-    expect(validatedLabels(() => (built = app({ modules })))).toEqual(['ApplicationOptions']);
+    expect(validatedLabels(() => (built = app({ modules })))).toEqual([]);
     expect(built!.stateKeyFingerprint).toBe(createRequestStateCodec({ requestStateKey: key }).fingerprint);
   });
 
   it('with RequestStateModule alone, and with no module: no second pass over the requestState options', () => {
     const modules = [RequestStateModule.configure({ requestStateLifetime: 30, maxFlowLifetime: 60 })];
     expect(validatedLabels(() => app({ modules }))).not.toContain('requestState options');
-    expect(validatedLabels(() => app())).toEqual(['ApplicationOptions', 'ContextServerOptions']);
+    expect(validatedLabels(() => app())).toEqual(['ContextServerOptions']);
   });
 
   it('a shared single-use store is taken as it is; one without claim() is refused as before', () => {
@@ -54,7 +55,7 @@ describe('McpApplication.create validates the requestState options once', () => 
       sharedModule(store),
     ];
     const good = modules(new MemorySingleUseStore());
-    expect(validatedLabels(() => app({ modules: good }))).toEqual(['ApplicationOptions']);
+    expect(validatedLabels(() => app({ modules: good }))).toEqual([]);
     const bad = modules({});
     expect(refusal(() => app({ modules: bad }))).toContain(
       'singleUseStore: must be an object with a claim(tokenId, expiresAtMs) method',

@@ -74,6 +74,32 @@ test('every console method that prints writes to stderr, none to stdout', async 
   }
 });
 
+test('the stderr Console is made by the first print, and a method replaced after serveStdio stays replaced', async () => {
+  const saved = { ...console };
+  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const input = new PassThrough();
+  try {
+    const handle = await serveStdio(app(), { input });
+    const mine = jest.fn();
+    console.warn = mine;
+    const log = console.log;
+    console.log('first');
+    expect(console.log).not.toBe(log); // the first print put the Console's own method in place
+    console.log('second');
+    console.warn('to mine');
+    expect(mine).toHaveBeenCalledWith('to mine');
+    const printed = stderr.mock.calls.map((c) => String(c[0])).join('');
+    expect(printed).toContain('first');
+    expect(printed).toContain('second');
+    expect(printed).not.toContain('to mine');
+    input.end();
+    await handle.closed;
+  } finally {
+    Object.assign(console, saved);
+    stderr.mockRestore();
+  }
+});
+
 test('a frame with invalid UTF-8 is a parse error (no U+FFFD reaches a tool) and the next call is served', async () => {
   const input = new PassThrough();
   const output = new PassThrough();
