@@ -58,13 +58,26 @@ function loopbackOrigin(origin: string): boolean {
   );
 }
 
+/**
+ * The last Host value a policy allowed, as sent. Clients send one Host value request after request, and
+ * comparing two short strings costs less than lowercasing one and hashing it (a fresh header string has
+ * no hash yet) for the Set. The decision is a function of the value and the policy alone.
+ */
+let allowedHost: string | undefined;
+let allowedHostPolicy: HostPolicy | undefined;
+
 /** undefined when allowed, otherwise why not (the response is 403). */
 export function rejectHostOrOrigin(headers: HeaderBag, policy: HostPolicy): string | undefined {
   if (policy.hosts) {
-    const host = header(headers, 'host')?.toLowerCase();
-    if (host === undefined) return 'Missing Host header';
-    const ok = policy.hosts === 'loopback-any-port' ? LOOPBACK_HOST_ANY_PORT.test(host) : policy.hosts.has(host);
-    if (!ok) return `Host not allowed: ${host}`;
+    const raw = header(headers, 'host');
+    if (raw === undefined) return 'Missing Host header';
+    if (raw !== allowedHost || policy !== allowedHostPolicy) {
+      const host = raw.toLowerCase();
+      const ok = policy.hosts === 'loopback-any-port' ? LOOPBACK_HOST_ANY_PORT.test(host) : policy.hosts.has(host);
+      if (!ok) return `Host not allowed: ${host}`;
+      allowedHost = raw;
+      allowedHostPolicy = policy;
+    }
   }
   const origin = header(headers, 'origin');
   if (origin !== undefined && policy.origins) {
