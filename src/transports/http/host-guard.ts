@@ -4,7 +4,7 @@
  * against allowlists. A request without Origin (not a browser) passes the Origin check.
  */
 import type { HttpOptions } from './http-options';
-import { header, type HeaderBag } from './http-exchange';
+import { firstOf, header, type HeaderBag } from './http-exchange';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 const LOOPBACK_HOST_ANY_PORT = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/;
@@ -69,7 +69,7 @@ let allowedHostPolicy: HostPolicy | undefined;
 /** undefined when allowed, otherwise why not (the response is 403). */
 export function rejectHostOrOrigin(headers: HeaderBag, policy: HostPolicy): string | undefined {
   if (policy.hosts) {
-    const raw = header(headers, 'host');
+    const raw = firstOf(headers.host);
     if (raw === undefined) return 'Missing Host header';
     if (raw !== allowedHost || policy !== allowedHostPolicy) {
       const host = raw.toLowerCase();
@@ -79,7 +79,7 @@ export function rejectHostOrOrigin(headers: HeaderBag, policy: HostPolicy): stri
       allowedHostPolicy = policy;
     }
   }
-  const origin = header(headers, 'origin');
+  const origin = firstOf(headers.origin);
   if (origin !== undefined && policy.origins) {
     const ok = policy.origins === 'loopback-any-port' ? loopbackOrigin(origin) : policy.origins.has(origin);
     if (!ok) return 'Origin not allowed';
@@ -103,8 +103,9 @@ const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, s
 
 /** Response headers that let an allowlisted browser origin read the response. */
 export function corsHeaders(headers: HeaderBag, policy: HostPolicy): Record<string, string> {
-  const origin = header(headers, 'origin');
-  if (!policy.corsOrigins || origin === undefined || !policy.corsOrigins.has(origin)) return NO_HEADERS;
+  if (!policy.corsOrigins) return NO_HEADERS;
+  const origin = firstOf(headers.origin);
+  if (origin === undefined || !policy.corsOrigins.has(origin)) return NO_HEADERS;
   return {
     'Access-Control-Allow-Origin': origin,
     Vary: 'Origin',

@@ -1,4 +1,5 @@
 import { acceptsReply } from '../../../../src/transports/http/accept-header';
+import { firstOf, header } from '../../../../src/transports/http/http-exchange';
 import { HttpOptions, validateHttpOptions } from '../../../../src/transports/http/http-options';
 import { hostPolicy, rejectHostOrOrigin } from '../../../../src/transports/http/host-guard';
 
@@ -31,5 +32,15 @@ describe('header decisions remembered by value', () => {
     expect(rejectHostOrOrigin({ host: '127.0.0.1:3000', origin: 'http://evil.example' }, loopback)).toBe(
       'Origin not allowed',
     );
+  });
+});
+
+describe('firstOf', () => {
+  it('reads a header value as header() does', () => {
+    const bag = { a: 'x', b: ['y', 'z'], c: undefined } as const;
+    for (const name of ['a', 'b', 'c', 'd'] as const)
+      expect(firstOf((bag as Record<string, string | readonly string[] | undefined>)[name])).toBe(
+        header(bag as never, name),
+      );
   });
 });
