@@ -139,10 +139,18 @@ export class ReplayAskPort implements AskPort {
     for (const p of this.pending) if (!p.request) this.flow.answers[p.key] = { question: ANY_QUESTION, answer: null };
   }
 
+  /** The port takes no more asks: the attempt has ended (see suspend). */
+  private static markBound(this: void, port: ReplayAskPort): void {
+    port.bound = true;
+  }
+
   private suspend<T>(pending: PendingAsk): Promise<T> {
     if (!this.pending.some((p) => p.key === pending.key)) this.pending.push(pending);
     if (pending.request) this.flow.askedAt = Date.now();
-    if (this.pending.length === 1) queueMicrotask(() => (this.bound = true));
+    // Bound once this microtask checkpoint is reached (the attempt's other asks register first). Not
+    // queueMicrotask: node gives each of those an async id and a bound function; a resolved promise's
+    // reaction runs at the same point, with the port as its value (no closure either).
+    if (this.pending.length === 1) void Promise.resolve(this).then(ReplayAskPort.markBound);
     return this.ended();
   }
 

@@ -131,28 +131,32 @@ function validId(id: unknown): id is RequestId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
 }
 
+/** Whether `value` has `key` as an own property (a module function: no closure per message). */
+function own(value: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(value, key);
+}
+
 /** Classify an already-parsed value. Keys are matched exactly (case-sensitive, own properties). */
 export function decodeValue(value: unknown): Decoded {
   if (Array.isArray(value)) return { kind: 'batch', items: value };
   if (!isObject(value)) return invalid(null, 'Invalid Request: expected a JSON-RPC object');
-  const own = (k: string) => Object.prototype.hasOwnProperty.call(value, k);
-  const id = own('id') ? value.id : undefined;
+  const id = own(value, 'id') ? value.id : undefined;
   const echoId = validId(id) ? id : null;
   if (value.jsonrpc !== '2.0') return invalid(echoId, 'Invalid Request: jsonrpc must be "2.0"');
-  if (own('method')) {
+  if (own(value, 'method')) {
     if (typeof value.method !== 'string' || value.method.length === 0)
       return invalid(echoId, 'Invalid Request: method must be a string');
-    if (own('params') && value.params !== undefined && !isObject(value.params)) {
+    if (own(value, 'params') && value.params !== undefined && !isObject(value.params)) {
       return invalid(echoId, 'Invalid Request: params must be an object');
     }
-    const params = own('params') ? (value.params as JsonObject | undefined) : undefined;
-    if (!own('id')) return { kind: 'notification', message: { jsonrpc: '2.0', method: value.method, params } };
+    const params = own(value, 'params') ? (value.params as JsonObject | undefined) : undefined;
+    if (!own(value, 'id')) return { kind: 'notification', message: { jsonrpc: '2.0', method: value.method, params } };
     if (!validId(id)) return invalid(null, 'Invalid Request: id must be a string or number');
     return { kind: 'request', message: { jsonrpc: '2.0', id, method: value.method, params } };
   }
-  if (own('result') || own('error')) {
-    if (own('result') && !isObject(value.result)) return invalid(echoId, 'Invalid Response: result must be an object');
-    if (own('error')) {
+  if (own(value, 'result') || own(value, 'error')) {
+    if (own(value, 'result') && !isObject(value.result)) return invalid(echoId, 'Invalid Response: result must be an object');
+    if (own(value, 'error')) {
       const e = value.error;
       if (!isObject(e) || typeof e.code !== 'number' || typeof e.message !== 'string') {
         return invalid(echoId, 'Invalid Response: malformed error');

@@ -75,6 +75,27 @@ function serializeString(text: string): string {
   return JSON.stringify(text);
 }
 
+/**
+ * Quoted texts of object keys already seen. Keys repeat from request to request, and keys out of
+ * JSON.parse are internalized (their hash is known), so one lookup replaces the regex test and the
+ * quoting. Bounded, as the keys are the caller's: short keys only, all let go when full.
+ */
+const quotedKeys = new Map<string, string>();
+const MAX_QUOTED_KEYS = 512;
+const MAX_QUOTED_KEY_LENGTH = 64;
+
+function serializeKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = serializeString(key);
+    if (key.length <= MAX_QUOTED_KEY_LENGTH) {
+      if (quotedKeys.size >= MAX_QUOTED_KEYS) quotedKeys.clear();
+      quotedKeys.set(key, quoted);
+    }
+  }
+  return quoted;
+}
+
 function serializeArray(items: readonly unknown[], depth: number, maxDepth: number): string {
   // String concatenation, not parts + join: no array per container.
   let text = '[';
@@ -92,7 +113,7 @@ function serializeObject(object: object, depth: number, maxDepth: number, omit?:
   let text = '{';
   for (const key of keys) {
     if (omit !== undefined && omit.includes(key)) continue;
-    text += (text.length === 1 ? '' : ',') + serializeString(key) + ':' + serialize(record[key], depth, maxDepth);
+    text += (text.length === 1 ? '' : ',') + serializeKey(key) + ':' + serialize(record[key], depth, maxDepth);
   }
   return text + '}';
 }

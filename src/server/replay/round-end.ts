@@ -86,7 +86,7 @@ export async function endRound<T>(
     port.markPausesAnswered();
     if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
     const requests = pendingRequests(round, port.pending);
-    const result = seal(deps.sealer, round, requests, state, port.pending.some((p) => !!p.request));
+    const result = seal(deps.sealer, round, requests, state, port.pending.some(asksClient));
     telemetry?.sealed((result.requestState as string).length);
     return {
       kind: 'input_required',
@@ -112,6 +112,11 @@ function traceNextRound(
 }
 
 /** The asks of this attempt that no answer met (pauses carry no request: the retry answers them). */
+/** Whether an ask sends the client a request (a module function: no closure per round). */
+function asksClient(p: PendingAsk): boolean {
+  return !!p.request;
+}
+
 function pendingRequests(round: OpenedRound, pending: readonly PendingAsk[]): Record<string, InputRequest> {
   const requests = dict<InputRequest>(); // an ask keyed `__proto__` is a key, not the prototype
   for (const p of pending) {

@@ -4,7 +4,7 @@
  * against allowlists. A request without Origin (not a browser) passes the Origin check.
  */
 import type { HttpOptions } from './http-options';
-import { header, type HeaderBag } from './http-exchange';
+import { firstOf, header, type HeaderBag } from './http-exchange';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 const LOOPBACK_HOST_ANY_PORT = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/;
@@ -58,15 +58,28 @@ function loopbackOrigin(origin: string): boolean {
   );
 }
 
+/**
+ * The last Host value a policy allowed, as sent. Clients send one Host value request after request, and
+ * comparing two short strings costs less than lowercasing one and hashing it (a fresh header string has
+ * no hash yet) for the Set. The decision is a function of the value and the policy alone.
+ */
+let allowedHost: string | undefined;
+let allowedHostPolicy: HostPolicy | undefined;
+
 /** undefined when allowed, otherwise why not (the response is 403). */
 export function rejectHostOrOrigin(headers: HeaderBag, policy: HostPolicy): string | undefined {
   if (policy.hosts) {
-    const host = header(headers, 'host')?.toLowerCase();
-    if (host === undefined) return 'Missing Host header';
-    const ok = policy.hosts === 'loopback-any-port' ? LOOPBACK_HOST_ANY_PORT.test(host) : policy.hosts.has(host);
-    if (!ok) return `Host not allowed: ${host}`;
+    const raw = firstOf(headers.host);
+    if (raw === undefined) return 'Missing Host header';
+    if (raw !== allowedHost || policy !== allowedHostPolicy) {
+      const host = raw.toLowerCase();
+      const ok = policy.hosts === 'loopback-any-port' ? LOOPBACK_HOST_ANY_PORT.test(host) : policy.hosts.has(host);
+      if (!ok) return `Host not allowed: ${host}`;
+      allowedHost = raw;
+      allowedHostPolicy = policy;
+    }
   }
-  const origin = header(headers, 'origin');
+  const origin = firstOf(headers.origin);
   if (origin !== undefined && policy.origins) {
     const ok = policy.origins === 'loopback-any-port' ? loopbackOrigin(origin) : policy.origins.has(origin);
     if (!ok) return 'Origin not allowed';
@@ -90,8 +103,9 @@ const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, s
 
 /** Response headers that let an allowlisted browser origin read the response. */
 export function corsHeaders(headers: HeaderBag, policy: HostPolicy): Record<string, string> {
-  const origin = header(headers, 'origin');
-  if (!policy.corsOrigins || origin === undefined || !policy.corsOrigins.has(origin)) return NO_HEADERS;
+  if (!policy.corsOrigins) return NO_HEADERS;
+  const origin = firstOf(headers.origin);
+  if (origin === undefined || !policy.corsOrigins.has(origin)) return NO_HEADERS;
   return {
     'Access-Control-Allow-Origin': origin,
     Vary: 'Origin',

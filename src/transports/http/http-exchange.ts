@@ -43,3 +43,13 @@ export function header(headers: HeaderBag, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
+
+/**
+ * `header(headers, name)` for a value read at the caller with a literal name (`firstOf(headers.host)`).
+ * The headers every request reads do so: such a site sees one name and, request after request, the same
+ * shape of header object, where the shared `headers[name]` in `header` sees every name (a megamorphic
+ * keyed load each time).
+ */
+export function firstOf(v: string | readonly string[] | undefined): string | undefined {
+  return typeof v === 'string' || v === undefined ? v : v[0];
+}

@@ -14,7 +14,7 @@ import {
   PARAM_HEADER_PREFIX,
   type HeaderParam,
 } from '../../protocol/mcp-header';
-import { header, type HeaderBag } from './http-exchange';
+import { firstOf, header, type HeaderBag } from './http-exchange';
 
 /** The body field `Mcp-Name` mirrors (SEP-2243; SEP-2663 adds the task methods' `taskId`). */
 const NAME_PARAM: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
@@ -69,12 +69,12 @@ export function checkModernHeaders(
   const claim = envelopeClaim(req.params);
   // Without a claim the dispatcher answers -32602 for the missing envelope.
   if (typeof claim === 'string') {
-    const v = header(headers, 'mcp-protocol-version');
+    const v = firstOf(headers['mcp-protocol-version']);
     if (v === undefined) throw mismatch('MCP-Protocol-Version header is required');
     if (v.trim() !== claim)
       throw mismatch(`MCP-Protocol-Version header "${v.trim()}" does not match _meta protocolVersion`);
   }
-  const method = header(headers, 'mcp-method');
+  const method = firstOf(headers['mcp-method']);
   if (method === undefined) throw mismatch('Mcp-Method header is required');
   if (method !== req.method && method.replace(/^[ \t]+|[ \t]+$/g, '') !== req.method)
     throw mismatch('Mcp-Method header value does not match the request method');
@@ -82,7 +82,7 @@ export function checkModernHeaders(
   const nameKey = NAME_PARAM[req.method];
   const target = nameKey ? req.params?.[nameKey] : undefined;
   if (typeof target === 'string') {
-    const raw = header(headers, 'mcp-name');
+    const raw = firstOf(headers['mcp-name']);
     if (raw === undefined || !literally(raw, target))
       expectHeader(headers, 'mcp-name', 'Mcp-Name', (v) => v === target);
   }

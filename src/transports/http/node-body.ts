@@ -15,46 +15,92 @@ function decodeBody(bytes: Buffer): BodyRead {
   return isAscii(bytes) ? { ok: true, text: bytes.toString('latin1') } : decodeUtf8(bytes);
 }
 
+/**
+ * One read in progress, kept on the request under a symbol. The listeners are module functions that
+ * find it through `this` (node calls a listener with the emitter as `this`): no closure per request.
+ */
+class BodyReading {
+  readonly chunks: Buffer[] = [];
+  size = 0;
+  constructor(
+    readonly limit: number,
+    readonly settle: (r: BodyRead) => void,
+    readonly promise: Promise<BodyRead>,
+  ) {}
+}
+
+const READING = Symbol('onemodelcontext.bodyReading');
+type ReadableRequest = IncomingMessage & { [READING]?: BodyReading | undefined };
+
+// The Promise executor runs synchronously inside `new Promise`, so one module slot hands its resolve over.
+let handedResolve: ((r: BodyRead) => void) | undefined;
+function takeResolve(resolve: (r: BodyRead) => void): void {
+  handedResolve = resolve;
+}
+
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.resolve(TOO_LARGE(limit));
   // Someone else (a framework's parser) already read the stream: there is nothing left to read.
   if (req.readableEnded)
     return Promise.resolve({ ok: false, status: 400, reason: 'Request body was already consumed' });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // Cleared once settled: the error listener that stays must not keep the promise (and the body) alive.
-    let done: ((r: BodyRead) => void) | undefined = resolve;
-    // Plain `on`, not `once`: `done` already makes each a one-shot, without a wrapper per listener.
-    const finish = (r: BodyRead) => {
-      const settle = done;
-      if (!settle) return;
-      done = undefined;
-      // The chunk listeners go: one left on a long-lived request (a listen stream) would keep the chunks.
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('close', onClose);
-      // The error listener stays, doing nothing now: a request that errors later (a reset after its
-      // body was read: 'aborted') must still have one, or the error is uncaught and ends the process.
-      chunks.length = 0;
-      settle(r);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        // Stop buffering; the response says 413 and the connection is closed after it.
-        req.pause();
-        return finish(TOO_LARGE(limit));
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => finish(decodeBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    const onError = () => finish({ ok: false, status: 400, reason: 'Request body could not be read' });
-    const onClose = () => finish({ ok: false, status: 400, reason: 'Request body incomplete' });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  });
+  const r = req as ReadableRequest;
+  // A second read while one is under way shares it (the listeners below are one set per request).
+  const current = r[READING];
+  if (current) return current.promise;
+  const promise = new Promise<BodyRead>(takeResolve);
+  r[READING] = new BodyReading(limit, handedResolve!, promise);
+  handedResolve = undefined;
+  // Plain `on`, not `once`: clearing the request's reading already makes each a one-shot.
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onError);
+  req.on('close', onClose);
+  return promise;
+}
+
+/**
+ * Settles the read once. The error listener stays, doing nothing now: a request that errors later (a
+ * reset after its body was read: 'aborted') must still have one, or the error ends the process. After
+ * 'end' no data or end comes again (and `readableEnded` keeps any later read away), so the listeners
+ * stay too, finding no reading; on any other ending they go, so that a later read starts clean.
+ */
+function finish(req: ReadableRequest, r: BodyRead, ended: boolean): void {
+  const reading = req[READING];
+  if (!reading) return;
+  req[READING] = undefined;
+  if (!ended) {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('close', onClose);
+  }
+  reading.chunks.length = 0;
+  reading.settle(r);
+}
+
+function onData(this: ReadableRequest, chunk: Buffer): void {
+  const reading = this[READING];
+  if (!reading) return;
+  reading.size += chunk.length;
+  if (reading.size > reading.limit) {
+    // Stop buffering; the response says 413 and the connection is closed after it.
+    this.pause();
+    return finish(this, TOO_LARGE(reading.limit), false);
+  }
+  reading.chunks.push(chunk);
+}
+
+function onEnd(this: ReadableRequest): void {
+  const reading = this[READING];
+  if (!reading) return;
+  const { chunks } = reading;
+  finish(this, decodeBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, reading.size)), true);
+}
+
+function onError(this: ReadableRequest): void {
+  finish(this, { ok: false, status: 400, reason: 'Request body could not be read' }, false);
+}
+
+function onClose(this: ReadableRequest): void {
+  finish(this, { ok: false, status: 400, reason: 'Request body incomplete' }, false);
 }

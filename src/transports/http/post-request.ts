@@ -20,7 +20,7 @@ import { parsedBodyProblem } from './body-reader';
 import { clientAddressOf } from './client-address';
 import type { EndpointContext, Exchange } from './endpoint-context';
 import { authenticate } from './http-authenticate';
-import { header, type HeaderBag, type HttpRequestView, type ResponseSink } from './http-exchange';
+import { firstOf, header, type HeaderBag, type HttpRequestView, type ResponseSink } from './http-exchange';
 import { legacyBatchPost } from './legacy-batch';
 import {
   findSession,
@@ -45,7 +45,7 @@ export function postRequest(
   res: ResponseSink,
   cors: Record<string, string>,
 ): Promise<void> | void {
-  const contentType = header(req.headers, 'content-type') ?? '';
+  const contentType = firstOf(req.headers['content-type']) ?? '';
   if (contentType !== 'application/json' && !/^application\/json\s*(;|$)/i.test(contentType)) {
     return sendError(
       res,
@@ -56,7 +56,7 @@ export function postRequest(
       cors,
     );
   }
-  if (!acceptsReply(header(req.headers, 'accept'))) {
+  if (!acceptsReply(firstOf(req.headers.accept))) {
     return sendError(
       res,
       406,
@@ -98,7 +98,7 @@ function decoded(
   }
   const message = decoded.message;
   const id: RequestId | null | undefined = 'id' in message ? message.id : noId(req.headers);
-  const versionHeader = header(req.headers, 'mcp-protocol-version');
+  const versionHeader = firstOf(req.headers['mcp-protocol-version']);
   const era = classifyMessage(message.params, versionHeader);
   if (era.era === 'invalid')
     return sendError(res, 400, id, ErrorCode.InvalidParams, `Invalid request metadata: ${era.reason}`, cors);

@@ -135,4 +135,17 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(canonicalJson(a)).toBe(canonicalJson(b));
     expect(canonicalJson(a)).toBe('{"a":"A","b":[1,{"x":1,"y":2}]}');
   });
+  it('keys remembered across calls give the same text, escapes included, past the memory\'s bound', () => {
+    const keys = ['a', 'quote"d', 'back\\slash', 'ctl\u0001', 'é', 'x'.repeat(65), '__proto__'];
+    for (let round = 0; round < 3; round++) {
+      for (const key of keys) {
+        const value = JSON.parse(`{${JSON.stringify(key)}:1}`) as unknown;
+        expect(canonicalJson(value)).toBe(canonicalize(value));
+      }
+      // More distinct keys than the memory keeps: it is let go and refilled, texts unchanged.
+      for (let i = 0; i < 600; i++) expect(canonicalJson({ [`k${i}`]: i })).toBe(`{"k${i}":${i}}`);
+    }
+    // A lone surrogate key is refused each time, never remembered.
+    for (let i = 0; i < 2; i++) expect(failureOf(() => canonicalJson({ 'x\uD800': 1 }))).toBe('lone_surrogate');
+  });
 });

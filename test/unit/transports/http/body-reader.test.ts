@@ -10,13 +10,55 @@ function request(): PassThrough & IncomingMessage {
 }
 
 describe('readNodeBody', () => {
-  it('reads the body and lets go of its chunk listeners', async () => {
+  it('reads the body; the listeners left after the end hold nothing and do nothing', async () => {
     const req = request();
     const read = readNodeBody(req, 1024);
     req.end('{"a":1}');
     await expect(read).resolves.toEqual({ ok: true, text: '{"a":1}' });
+    // No per-request state stays on the request: its own keys are what they were before the read.
+    expect(Object.getOwnPropertySymbols(req).map((s) => [s.description, (req as never)[s]])).not.toContainEqual([
+      'onemodelcontext.bodyReading',
+      expect.anything(),
+    ]);
+    expect(() => req.emit('data', Buffer.from('late'))).not.toThrow();
+    expect(() => req.emit('close')).not.toThrow();
+    // Ended: a second read finds nothing left to read.
+    await expect(readNodeBody(req, 1024)).resolves.toMatchObject({ ok: false, status: 400 });
+  });
+
+  it('a request that closes before its end lets go of its chunk listeners', async () => {
+    const req = request();
+    const read = readNodeBody(req, 1024);
+    req.write('{"a":');
+    req.emit('close');
+    await expect(read).resolves.toEqual({ ok: false, status: 400, reason: 'Request body incomplete' });
     expect(req.listenerCount('data')).toBe(0);
+    expect(req.listenerCount('end')).toBe(0);
     expect(req.listenerCount('close')).toBe(0);
+    expect(req.listenerCount('error')).toBe(1);
+  });
+
+  it('two reads of one request share it', async () => {
+    const req = request();
+    const first = readNodeBody(req, 1024);
+    const second = readNodeBody(req, 1024);
+    req.end('{"b":2}');
+    await expect(first).resolves.toEqual({ ok: true, text: '{"b":2}' });
+    await expect(second).resolves.toEqual({ ok: true, text: '{"b":2}' });
+    expect(req.listenerCount('data')).toBe(1);
+  });
+
+  it('concurrent reads of two requests stay apart', async () => {
+    const a = request();
+    const b = request();
+    const readA = readNodeBody(a, 1024);
+    const readB = readNodeBody(b, 1024);
+    b.write('{"b":');
+    a.write('{"a":');
+    b.end('2}');
+    a.end('1}');
+    await expect(readA).resolves.toEqual({ ok: true, text: '{"a":1}' });
+    await expect(readB).resolves.toEqual({ ok: true, text: '{"b":2}' });
   });
 
   it('an error after the body was read (a reset: "aborted") is absorbed, not thrown', async () => {
