@@ -85,8 +85,10 @@ export class HttpEndpoint {
   }
 
   /**
-   * When the last request arrived or ended since the drain began (epoch ms; its start counts as
-   * one): shutdown waits for a quiet moment before closing connections. Not kept outside a drain.
+   * When the drain began or, after it, a request that arrived before it was answered (epoch ms):
+   * shutdown closes idle connections only after a quiet moment since then. A request that arrives
+   * while draining does not count: its connection closes with its answer (`Connection: close`), so
+   * no proxy can send on it again. Not kept outside a drain.
    */
   lastRequestAt = 0;
 
@@ -105,18 +107,26 @@ export class HttpEndpoint {
    * Not async: a request whose steps chain their own `then`s adds no async frame here.
    */
   serve(req: HttpRequestView, res: ResponseSink): Promise<void> | undefined {
+    const keptAlive = !this.closing;
     let routed: Promise<void> | void;
     try {
       routed = this.route(req, res);
     } catch (e) {
       this.failed(req, res, e);
+      if (keptAlive) this.answered();
       return undefined;
     }
-    if (!routed) return void this.answered();
-    return routed.then(this.answered, (e: unknown) => this.failed(req, res, e));
+    if (!routed) return void (keptAlive && this.answered());
+    return routed.then(keptAlive ? this.answered : undefined, (e: unknown) => {
+      this.failed(req, res, e);
+      if (keptAlive) this.answered();
+    });
   }
 
-  /** The connection is idle from here: a draining server waits for a quiet moment. A field: no closure per request. */
+  /**
+   * A request from before the drain was answered: its connection may be reused from here, so a
+   * draining server waits for a quiet moment. A field: no closure per request.
+   */
   private readonly answered = (): void => {
     if (this.closing) this.lastRequestAt = Date.now();
   };
@@ -207,7 +217,6 @@ export class HttpEndpoint {
       const pre = preflight(req.headers, this.policy);
       return pre ? sendEmpty(res, 204, pre) : sendEmpty(res, 405, { Allow: ALLOW });
     }
-    if (this.closing) this.lastRequestAt = Date.now();
     if (this.closing && !this.servesHeldSession(req))
       return sendError(res, 503, noId(req.headers), ErrorCode.InternalError, 'Server is shutting down', {
         ...cors,

@@ -36,6 +36,9 @@ export function createNodeHandler(
 /** Wraps an endpoint; `matchPath: false` when a router already matched the path. */
 export function nodeHandlerFor(endpoint: HttpEndpoint, { matchPath }: { matchPath: boolean }): NodeHandler {
   const handler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): void => {
+    // Draining: every answer closes its connection (`Connection: close`), so a proxy never sends on
+    // one the server is about to close; the endpoint's quiet wait counts only earlier requests.
+    if (endpoint.draining) res.shouldKeepAlive = false;
     const sink = nodeResponseSink(res);
     if (matchPath) {
       const path = pathOf(req.url);

@@ -147,8 +147,10 @@ function checkingInterval(headersTimeoutMs: number, requestTimeoutMs: number): n
  * Drains, then closes. A server without legacy sessions stops accepting at once (a proxy's new
  * connection is refused: it retries elsewhere, nothing sent). One that holds sessions keeps
  * accepting while it drains, since a session's answer may come on a new connection; new work gets
- * 503 with `Connection: close`, which a proxy re-sends elsewhere. Idle connections are closed only
- * after `drainQuietMs` without a request: a proxy must not be sending on one the moment it closes.
+ * 503 with `Connection: close`, which a proxy re-sends elsewhere. Every answer given while draining
+ * closes its connection; the connections left idle are closed only after `drainQuietMs` since the
+ * drain began and since the last request from before it was answered: a proxy must not be sending
+ * on one the moment it closes, and one that keeps sending during the drain does not hold it open.
  */
 async function shutdown(
   server: Server,
