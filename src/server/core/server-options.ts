@@ -8,7 +8,7 @@ import { DEFAULT_FLOW_STORE_LIMITS, DEFAULT_MAX_TRACKED_FLOWS } from '../../stat
 import type { FlowStore } from '../../state/flow-store';
 import type { TaskStore } from '../../state/task-store';
 import { HasMethods, IsFunction } from '../../config/option-rules';
-import { noOptionsGiven, validateOptions } from '../../config/validate-options';
+import { noOptionsGiven, validateOptions, type OptionsSpec } from '../../config/validate-options';
 import type { ReplayLintMode } from '../replay/replay-lint';
 import type { PinoLikeLogger, ServerLogger } from './server-logger';
 import { TelemetryOptions } from '../../telemetry/telemetry-options';
@@ -153,17 +153,19 @@ export type ContextServerInit = Partial<Omit<ContextServerOptions, NestedOptions
   asks?: Partial<AskFallbackOptions>;
 };
 
+/** How server options are checked, nothing given aside (a test holds that shortcut to this full check). */
+export const SERVER_OPTIONS_CHECK: OptionsSpec<ContextServerOptions> = {
+  label: 'ContextServerOptions',
+  nested: {
+    listCache: CacheHintOptions,
+    readCache: CacheHintOptions,
+    telemetry: TelemetryOptions,
+    asks: AskFallbackOptions,
+  },
+  checks: requestStateProblems,
+};
+
 /** Validates and freezes server options: unknown keys, each field's rules, the requestState cross-checks. */
 export function resolveServerOptions(input: unknown): Readonly<ContextServerOptions> {
-  return validateOptions(ContextServerOptions, input, {
-    label: 'ContextServerOptions',
-    nested: {
-      listCache: CacheHintOptions,
-      readCache: CacheHintOptions,
-      telemetry: TelemetryOptions,
-      asks: AskFallbackOptions,
-    },
-    checks: requestStateProblems,
-    accept: noOptionsGiven,
-  });
+  return validateOptions(ContextServerOptions, input, { ...SERVER_OPTIONS_CHECK, accept: noOptionsGiven });
 }

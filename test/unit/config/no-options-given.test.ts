@@ -4,11 +4,11 @@
  */
 import 'reflect-metadata';
 import { noOptionsGiven, validateOptions } from '../../../src/config/validate-options';
-import { ContextServerOptions, resolveServerOptions } from '../../../src/server/core/server-options';
-import { CacheHintOptions } from '../../../src/config/cache-hint-options';
-import { TelemetryOptions } from '../../../src/telemetry/telemetry-options';
-import { AskFallbackOptions } from '../../../src/context/ask-fallback';
-import { requestStateProblems } from '../../../src/state/request-state-options';
+import {
+  ContextServerOptions,
+  resolveServerOptions,
+  SERVER_OPTIONS_CHECK,
+} from '../../../src/server/core/server-options';
 import { StdioOptions, validateStdioOptions } from '../../../src/transports/stdio-options';
 
 const shape = (value: object): unknown => ({
@@ -20,16 +20,7 @@ const shape = (value: object): unknown => ({
 });
 
 test('ContextServerOptions: nothing given is the full check of nothing', () => {
-  const full = validateOptions(ContextServerOptions, {}, {
-    label: 'ContextServerOptions',
-    nested: {
-      listCache: CacheHintOptions,
-      readCache: CacheHintOptions,
-      telemetry: TelemetryOptions,
-      asks: AskFallbackOptions,
-    },
-    checks: requestStateProblems,
-  });
+  const full = validateOptions(ContextServerOptions, {}, SERVER_OPTIONS_CHECK);
   expect(shape(resolveServerOptions({}))).toEqual(shape(full));
 });
 
