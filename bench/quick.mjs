@@ -35,7 +35,7 @@ if (a.scenario) {
   const scenario = SCENARIOS.find((s) => s.id === a.scenario);
   if (!scenario) throw new Error(`no scenario ${a.scenario}; one of ${SCENARIOS.map((s) => s.id).join(', ')}`);
   const out = await runScenario({ ...scenario, connections: scenario.connections.slice(0, 1) }, { rounds: runs, warmupS: 1, durationS: seconds });
-  console.table(scenarioRatios(out).map((r) => ({ ours: r.ours, vs: r.other, median: r.median.toFixed(3), perRound: r.perRound.map((x) => x.toFixed(2)).join(' '), cpuLess: r.cpuMedian.toFixed(2) })));
+  console.table(scenarioRatios(out).map((r) => ({ ours: r.ours, vs: r.other, median: r.median.toFixed(3), perRound: r.perRound.map((x) => x.toFixed(2)).join(' '), cpuLess: r.cpuMedian.toFixed(2), pooled: r.pooled.toFixed(2), cpuLessPooled: r.cpuPooled.toFixed(2) })));
   process.exit(0);
 }
 

@@ -20,12 +20,22 @@ export function scenarioRatios(result) {
         // Server CPU per unit, other ÷ ours: independent of how fast the load generator turns around.
         const unitCpu = (r) => (r.flowsPerSec !== undefined ? (r.cpuUsPerReq * r.rps) / r.flowsPerSec : r.cpuUsPerReq);
         const cpuPerRound = pairs.map(([ra, rb]) => unitCpu(rb) / unitCpu(ra));
-        rows.push({ ours: a.label, other: b.label, connections: c, perRound, median: median(perRound), cpuPerRound, cpuMedian: median(cpuPerRound) });
+        rows.push({
+          ours: a.label, other: b.label, connections: c, perRound, median: median(perRound), cpuPerRound, cpuMedian: median(cpuPerRound),
+          pooled: pooledRate(pairs.map(([ra]) => ra)) / pooledRate(pairs.map(([, rb]) => rb)),
+          cpuPooled: pooledCpu(pairs.map(([, rb]) => rb)) / pooledCpu(pairs.map(([ra]) => ra)),
+        });
       }
     });
   });
   return rows;
 }
+
+// Pooled over rounds: all units ÷ all wall time, all server CPU ÷ all units. A slow window of the machine
+// then weighs by its length instead of deciding a median of few rounds.
+const units = (r) => (r.flowsPerSec ?? r.rps) * r.wall;
+const pooledRate = (runs) => runs.reduce((s, r) => s + units(r), 0) / runs.reduce((s, r) => s + r.wall, 0);
+const pooledCpu = (runs) => runs.reduce((s, r) => s + r.cpuUsPerReq * r.rps * r.wall, 0) / runs.reduce((s, r) => s + units(r), 0);
 
 /** Medians per load and connection count. */
 export function scenarioSummary(result) {
