@@ -128,6 +128,21 @@ export class MemoryFlowStore implements FlowStore {
     owner?: string,
     startedAtMs?: number,
   ): Promise<FlowClaim> {
+    return this.claimNow(flowId, holder, expiresAtMs, leaseMs, owner, startedAtMs);
+  }
+
+  /**
+   * `claim`, answered without a promise: this store never waits. A flow's hold uses it when `claim` is this
+   * class's own (issue 34: an async frame and two awaits less per round that claims).
+   */
+  claimNow(
+    flowId: string,
+    holder: string,
+    expiresAtMs: number,
+    leaseMs: number,
+    owner?: string,
+    startedAtMs?: number,
+  ): FlowClaim {
     const now = this.now();
     let entry = this.live(flowId, now);
     if (entry?.completed) return { kind: 'completed', result: thawed(entry.completed.json) };

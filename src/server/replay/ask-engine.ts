@@ -51,7 +51,8 @@ async function runFlowRound<T>(
   if (round.continues) {
     telemetryOf(r.scope)?.continueFlow(hold.flowId, round.flow.firstSpan);
     // Claim before running anything: a flow that completed answers with its first result.
-    const done = await hold.claim();
+    const claiming = hold.claim();
+    const done = claiming instanceof Promise ? await claiming : claiming;
     if (done) return { kind: 'complete', value: done.result as T };
   }
   try {

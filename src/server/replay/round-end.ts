@@ -55,7 +55,8 @@ export async function endRound<T>(
     if (!settled.ok && settled.error instanceof ProtocolError) throw settled.error;
     if (!settled.ok && settled.error instanceof InputRequired) {
       const requests = lowLevelRequests(settled.error, r.scope.clientCapabilities);
-      await hold.register();
+      const registering = hold.register();
+      if (registering instanceof Promise) await registering;
       if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
       const result = sealLowLevel(deps.sealer, round, requests, settled.error.requestState, state);
       telemetry?.sealed((result.requestState as string).length);
@@ -81,8 +82,10 @@ export async function endRound<T>(
         replayProblems(port.trace ?? [], replay, lint.effects),
       );
     }
-    // A new flow is registered once it needs a next round (so a full store refuses it now).
-    await hold.register();
+    // A new flow is registered once it needs a next round (so a full store refuses it now); the memory
+    // store answers at once, and only a promise is awaited (no hop).
+    const registering = hold.register();
+    if (registering instanceof Promise) await registering;
     port.markPausesAnswered();
     if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
     const requests = pendingRequests(round, port.pending);
