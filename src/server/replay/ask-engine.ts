@@ -58,6 +58,8 @@ async function runFlowRound<T>(
   try {
     return await runRound(deps, r, round, hold);
   } finally {
-    if (hold.held) await hold.release(); // round-end.ts released it; still held only after a synchronous throw
+    // round-end.ts released it; still held only after a synchronous throw
+    const releasing = hold.held ? hold.release() : undefined;
+    if (releasing) await releasing;
   }
 }

@@ -46,6 +46,14 @@ const COMPLETE_RETRY_EVERY_MS = 500;
 /** What a claim gives: nothing (held), a completed flow's result, or a promise of either. */
 export type Claiming = { result: unknown } | undefined | Promise<{ result: unknown } | undefined>;
 
+/**
+ * The store, when it is a MemoryFlowStore whose `method` is the class's own (not a subclass's): its synchronous
+ * twin (claimNow, completeNow, releaseNow) may stand in for it.
+ */
+function memoryStore(flows: FlowStore, method: 'claim' | 'complete' | 'release'): MemoryFlowStore | undefined {
+  return flows instanceof MemoryFlowStore && flows[method] === MemoryFlowStore.prototype[method] ? flows : undefined;
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -100,12 +108,10 @@ export class FlowHold implements OnceLedger {
    */
   claim(renew = true): Claiming {
     if (this._held) return undefined;
-    const flows = this.deps.flows;
-    if (!(flows instanceof MemoryFlowStore) || flows.claim !== MemoryFlowStore.prototype.claim) {
-      return this.claimWaiting(renew, Date.now() + this.deps.flowBusyWaitMs);
-    }
     const giveUpAt = Date.now() + this.deps.flowBusyWaitMs;
-    const claim = flows.claimNow(
+    const memory = memoryStore(this.deps.flows, 'claim');
+    if (!memory) return this.claimWaiting(renew, giveUpAt);
+    const claim = memory.claimNow(
       this.flowId,
       this.holder,
       this.expiry(),
@@ -204,20 +210,35 @@ export class FlowHold implements OnceLedger {
    * the background while nobody takes the flow over); a round that lost its flow is logged.
    * `resultJson`, when given, is `JSON.stringify(result)`: the store records it instead of stringifying again.
    */
-  async complete(result: unknown, resultJson?: string): Promise<void> {
-    if (!this._held) return;
+  complete(result: unknown, resultJson?: string): Promise<void> | undefined {
+    if (!this._held) return undefined;
     this.stopRenewal();
     this._held = false;
+    const memory = memoryStore(this.deps.flows, 'complete');
+    if (!memory) return this.completeWaiting(result, resultJson);
+    try {
+      memory.completeNow(this.flowId, this.holder, result, this.expiry(), resultJson);
+    } catch (e) {
+      this.notCompleted(e, result, resultJson);
+    }
+    return undefined;
+  }
+
+  private async completeWaiting(result: unknown, resultJson: string | undefined): Promise<void> {
     try {
       await this.deps.flows.complete(this.flowId, this.holder, result, this.expiry(), resultJson);
     } catch (e) {
-      this.deps.logger.error('flow store: the completion was not recorded; answering the result anyway', {
-        flowId: this.flowId,
-        error: e instanceof Error ? e.message : String(e),
-      });
-      if (e instanceof StoreUnavailableError) {
-        this.retryComplete(result, resultJson, Date.now() + COMPLETE_RETRY_FOR_MS);
-      }
+      this.notCompleted(e, result, resultJson);
+    }
+  }
+
+  private notCompleted(e: unknown, result: unknown, resultJson: string | undefined): void {
+    this.deps.logger.error('flow store: the completion was not recorded; answering the result anyway', {
+      flowId: this.flowId,
+      error: e instanceof Error ? e.message : String(e),
+    });
+    if (e instanceof StoreUnavailableError) {
+      this.retryComplete(result, resultJson, Date.now() + COMPLETE_RETRY_FOR_MS);
     }
   }
 
@@ -239,18 +260,34 @@ export class FlowHold implements OnceLedger {
     setTimeout(again, COMPLETE_RETRY_EVERY_MS).unref();
   }
 
-  async release(): Promise<void> {
-    if (!this._held) return;
+  /** Lets the flow go without completing it; without a promise for the memory store (see claim). */
+  release(): Promise<void> | undefined {
+    if (!this._held) return undefined;
     this._held = false;
     this.stopRenewal();
+    const memory = memoryStore(this.deps.flows, 'release');
+    if (!memory) return this.releaseWaiting();
+    try {
+      memory.releaseNow(this.flowId, this.holder);
+    } catch (e) {
+      this.notReleased(e);
+    }
+    return undefined;
+  }
+
+  private async releaseWaiting(): Promise<void> {
     try {
       await this.deps.flows.release(this.flowId, this.holder);
     } catch (e) {
-      this.deps.logger.error('flow store: release failed', {
-        flowId: this.flowId,
-        error: e instanceof Error ? e.message : String(e),
-      });
+      this.notReleased(e);
     }
+  }
+
+  private notReleased(e: unknown): void {
+    this.deps.logger.error('flow store: release failed', {
+      flowId: this.flowId,
+      error: e instanceof Error ? e.message : String(e),
+    });
   }
 
   /** Renews the lease every third of it while held; a failed renewal is retried at the next tick. */

@@ -67,7 +67,8 @@ export async function endRound<T>(
       // Stringified once when recorded: the store's record and the reply are this same text (issue 34).
       const json = hold.held ? resultJson(settled.value) : undefined;
       // The code ran: its result is the answer even when the store cannot record it (complete logs why).
-      if (hold.held) await hold.complete(settled.value, json);
+      const completing = hold.held ? hold.complete(settled.value, json) : undefined;
+      if (completing) await completing;
       if (round.continues) telemetry?.flowCompleted(round.flow.round);
       return json === undefined
         ? { kind: 'complete', value: settled.value }
@@ -99,7 +100,8 @@ export async function endRound<T>(
     };
   } finally {
     // Held only while the next round is sealed (or this one's record is written): let go before answering.
-    if (hold.held) await hold.release();
+    const releasing = hold.held ? hold.release() : undefined;
+    if (releasing) await releasing;
   }
 }
 
