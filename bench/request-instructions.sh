@@ -9,7 +9,10 @@
 #   bash bench/request-instructions.sh <dist/cjs dir> echo|fixed|mrtr <n> [KEY=VALUE env for the server …]
 #   SERVER=bench/servers/raw.mjs bash bench/request-instructions.sh dist/cjs fixed 4000
 #   SERVER=bench/servers/floor-mrtr.mjs bash bench/request-instructions.sh dist/cjs mrtr 2000 MODE=hmac
-# WARM (default 6000 units; 3000 is enough for mrtr) sets the warm-up; CONC (default 8) the client's concurrency:
+# WARM (default 6000 units; 3000 is enough for mrtr) sets the warm-up; WARM2 (default 0) adds a second warm-up run of
+# that many units on a new connection: the first new connections deoptimise ~25 of node's HTTP functions, which then
+# run in baseline code for hundreds of requests (~45 k per mrtr flow); WARM=2500 WARM2=500 counts past that.
+# CONC (default 8) the client's concurrency:
 # CONC=1 (one unit at a time) takes how requests batch into reads and wake-ups, which depends on the
 # machine's load, out of the count (A/Bs on a busy machine). Needs valgrind.
 # NODE_FLAGS adds flags to the server's node (e.g. --perf-basic-prof); KEEP=1 prints the callgrind file's path
@@ -30,6 +33,7 @@ VG=$!
 trap 'kill $VG 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do (echo >/dev/tcp/127.0.0.1/$PORT) 2>/dev/null && break; sleep 1; done
 node bench/lib/instr-client.mjs "$PORT" "$KIND" "${WARM:-6000}" "${CONC:-8}"
+if [ "${WARM2:-0}" -gt 0 ]; then node bench/lib/instr-client.mjs "$PORT" "$KIND" "$WARM2" "${CONC:-8}"; fi
 callgrind_control -i on $VG >/dev/null
 node bench/lib/instr-client.mjs "$PORT" "$KIND" "$N" "${CONC:-8}"
 callgrind_control -d $VG >/dev/null

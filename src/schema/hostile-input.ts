@@ -1,8 +1,3 @@
-/**
- * Keys that could reach a prototype when copied by assignment; class-transformer drops them silently, we report them.
- */
-const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
 /** Deeper than any sane argument object; stops stack exhaustion in the transformer and validator. */
 export const MAX_INPUT_DEPTH = 64;
 
@@ -22,15 +17,30 @@ export function hostileInputProblems(input: unknown): string[] {
     if (depth > MAX_INPUT_DEPTH) return [`input is nested deeper than ${MAX_INPUT_DEPTH} levels`];
     for (const key of Object.keys(value)) {
       const child = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-      if (!Array.isArray(value) && PROTOTYPE_KEYS.has(key)) problems.push(`property ${child} should not exist`);
+      if (!Array.isArray(value) && isPrototypeKey(key)) problems.push(`property ${child} should not exist`);
       else pending.push({ value: (value as Record<string, unknown>)[key], path: child, depth: depth + 1 });
     }
   }
   return problems;
 }
 
-/** The same walk as below without building paths: true when nothing would be reported. */
+/**
+ * True when nothing would be reported. Most arguments are one object of primitives: its keys are read
+ * once, without the work list and the Set of the walk (issue 34: ≈ 0.6 k instructions a call).
+ */
 function isClean(input: unknown): boolean {
+  if (input === null || typeof input !== 'object') return true;
+  const isArray = Array.isArray(input);
+  for (const key of Object.keys(input)) {
+    if (!isArray && isPrototypeKey(key)) return false;
+    const child = (input as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object') return isCleanWalk(input);
+  }
+  return true;
+}
+
+/** The walk of hostileInputProblems without building paths, for inputs that nest objects. */
+function isCleanWalk(input: object): boolean {
   const pending: Array<[unknown, number]> = [[input, 0]];
   const seen = new Set<object>();
   while (pending.length) {
@@ -40,12 +50,20 @@ function isClean(input: unknown): boolean {
     seen.add(value);
     const isArray = Array.isArray(value);
     for (const key of Object.keys(value)) {
-      if (!isArray && PROTOTYPE_KEYS.has(key)) return false;
+      if (!isArray && isPrototypeKey(key)) return false;
       const child = (value as Record<string, unknown>)[key];
       if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
     }
   }
   return true;
+}
+
+/**
+ * Keys that could reach a prototype when copied by assignment; class-transformer drops them silently, we report
+ * them. Compared, not looked up in a Set: keys out of JSON.parse are internalised, so no hash is computed.
+ */
+function isPrototypeKey(key: string): boolean {
+  return key === '__proto__' || key === 'constructor' || key === 'prototype';
 }
 
 function describeRoot(input: unknown): string | undefined {

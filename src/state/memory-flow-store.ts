@@ -128,6 +128,22 @@ export class MemoryFlowStore implements FlowStore {
     owner?: string,
     startedAtMs?: number,
   ): Promise<FlowClaim> {
+    return this.claimNow(flowId, holder, expiresAtMs, leaseMs, owner, startedAtMs);
+  }
+
+  /**
+   * `claim`, answered without a promise: this store never waits. A flow's hold uses it (and completeNow,
+   * releaseNow) when `claim` is this class's own, not a subclass's (issue 34: an async frame and two awaits
+   * less per round that claims, completes or releases).
+   */
+  claimNow(
+    flowId: string,
+    holder: string,
+    expiresAtMs: number,
+    leaseMs: number,
+    owner?: string,
+    startedAtMs?: number,
+  ): FlowClaim {
     const now = this.now();
     let entry = this.live(flowId, now);
     if (entry?.completed) return { kind: 'completed', result: thawed(entry.completed.json) };
@@ -184,6 +200,11 @@ export class MemoryFlowStore implements FlowStore {
     expiresAtMs: number,
     resultJson?: string,
   ): Promise<void> {
+    this.completeNow(flowId, holder, result, expiresAtMs, resultJson);
+  }
+
+  /** `complete` without a promise (see claimNow); throws what `complete` rejects with. */
+  completeNow(flowId: string, holder: string, result: unknown, expiresAtMs: number, resultJson?: string): void {
     const entry = this.held(flowId, holder);
     const json = resultJson ?? frozen(result);
     entry.completed = { json, at: this.now() };
@@ -206,6 +227,11 @@ export class MemoryFlowStore implements FlowStore {
   }
 
   async release(flowId: string, holder: string): Promise<void> {
+    this.releaseNow(flowId, holder);
+  }
+
+  /** `release` without a promise (see claimNow). */
+  releaseNow(flowId: string, holder: string): void {
     const entry = this.flows.get(flowId);
     if (entry?.holder === holder) entry.holder = undefined;
   }

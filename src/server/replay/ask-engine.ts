@@ -51,12 +51,15 @@ async function runFlowRound<T>(
   if (round.continues) {
     telemetryOf(r.scope)?.continueFlow(hold.flowId, round.flow.firstSpan);
     // Claim before running anything: a flow that completed answers with its first result.
-    const done = await hold.claim();
+    const claiming = hold.claim();
+    const done = claiming instanceof Promise ? await claiming : claiming;
     if (done) return { kind: 'complete', value: done.result as T };
   }
   try {
     return await runRound(deps, r, round, hold);
   } finally {
-    if (hold.held) await hold.release(); // round-end.ts released it; still held only after a synchronous throw
+    // round-end.ts released it; still held only after a synchronous throw
+    const releasing = hold.held ? hold.release() : undefined;
+    if (releasing) await releasing;
   }
 }

@@ -11,7 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { createRandomIds } from '../../state/random-pool';
 import { ProtocolError } from '../../errors/protocol-error';
-import type { FlowStore, OnceRecord } from '../../state';
+import type { FlowClaim, FlowStore, OnceRecord } from '../../state';
+import { MemoryFlowStore } from '../../state/memory-flow-store';
 import { StoreUnavailableError } from '../../state/store-unavailable';
 import { hasKey, type FlowState } from '../../context/flow-state';
 import type { OnceLedger } from '../../context/replay-port';
@@ -41,6 +42,21 @@ const MAX_POLL_MS = 100;
 /** How long a completion the store could not take is retried in the background (the store is down). */
 const COMPLETE_RETRY_FOR_MS = 120_000;
 const COMPLETE_RETRY_EVERY_MS = 500;
+
+/** What a claim gives: nothing (held), a completed flow's result, or a promise of either. */
+export type Claiming = { result: unknown } | undefined | Promise<{ result: unknown } | undefined>;
+
+/**
+ * The store, when it is a MemoryFlowStore whose `method` is the class's own (not a subclass's): its synchronous
+ * twin (claimNow, completeNow, releaseNow) may stand in for it.
+ */
+function memoryStore(flows: FlowStore, method: 'claim' | 'complete' | 'release'): MemoryFlowStore | undefined {
+  return flows instanceof MemoryFlowStore && flows[method] === MemoryFlowStore.prototype[method] ? flows : undefined;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 export class FlowHold implements OnceLedger {
   private _held = false;
@@ -82,15 +98,38 @@ export class FlowHold implements OnceLedger {
    * Holds a flow whose round has run, only while its next round is sealed (then released): no code
    * runs in between, so no lease renewal is armed. A flow already held (a continuing round) stays as it is.
    */
-  register(): Promise<{ result: unknown } | undefined> {
+  register(): Claiming {
     return this.claim(false);
   }
 
-  /** Holds the flow, waiting while another copy runs; returns the completion of a completed flow. */
-  async claim(renew = true): Promise<{ result: unknown } | undefined> {
+  /**
+   * Holds the flow, waiting while another copy runs; gives the completion of a completed flow. Without a
+   * promise when the store answers at once (the memory store's own `claim`): the caller awaits only a promise.
+   */
+  claim(renew = true): Claiming {
     if (this._held) return undefined;
     const giveUpAt = Date.now() + this.deps.flowBusyWaitMs;
-    for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
+    const memory = memoryStore(this.deps.flows, 'claim');
+    if (!memory) return this.claimWaiting(renew, giveUpAt);
+    const claim = memory.claimNow(
+      this.flowId,
+      this.holder,
+      this.expiry(),
+      this.deps.flowLeaseMs,
+      this.io.principal?.id,
+      this.startedAtMs,
+    );
+    if (claim.kind !== 'busy') return this.claimed(claim, renew);
+    this.busy(FIRST_POLL_MS, giveUpAt);
+    return sleep(FIRST_POLL_MS).then(() => this.claimWaiting(renew, giveUpAt, FIRST_POLL_MS * 2));
+  }
+
+  private async claimWaiting(
+    renew: boolean,
+    giveUpAt: number,
+    firstDelay = FIRST_POLL_MS,
+  ): Promise<{ result: unknown } | undefined> {
+    for (let delay = firstDelay; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
       const claim = await this.deps.flows.claim(
         this.flowId,
         this.holder,
@@ -99,40 +138,49 @@ export class FlowHold implements OnceLedger {
         this.io.principal?.id,
         this.startedAtMs,
       );
-      switch (claim.kind) {
-        case 'claimed':
-          this._held = true;
-          this.onces = claim.onces;
-          if (renew) this.scheduleRenewal();
-          if (claim.tookOver) {
-            this.deps.logger.warn('flow taken over: the round holding it let its lease lapse (its instance died?)', {
-              flowId: this.flowId,
-            });
-          }
-          return undefined;
-        case 'completed':
-          return { result: claim.result };
-        case 'full':
-          this.deps.logger.warn('flow store full: round refused', { flowId: this.flowId, scope: claim.scope });
-          throw ProtocolError.internal(
-            claim.scope === 'principal'
-              ? 'This caller has as many unfinished flows as maxTrackedFlowsPerPrincipal (or its byte share) ' +
-                  'allows; finish some, or retry after they expire'
-              : 'The server is tracking as many unfinished flows as maxTrackedFlows (or maxFlowStoreBytes) ' +
-                  'allows; retry later',
-          );
-        case 'expired':
-          // Its completion record was let go under pressure: refused like any expired state, never run again.
-          this.deps.logger.warn('requestState refused', { reason: 'flow_record_dropped', flowId: this.flowId });
-          throw stateRefused();
-        case 'busy':
-          if (this.io.signal.aborted || Date.now() + delay > giveUpAt) {
-            throw ProtocolError.internal(
-              'Another request of this flow is still running (waited flowBusyWaitMs); retry after it answers',
-            );
-          }
-          await new Promise((resolve) => setTimeout(resolve, delay));
-      }
+      if (claim.kind !== 'busy') return this.claimed(claim, renew);
+      this.busy(delay, giveUpAt);
+      await sleep(delay);
+    }
+  }
+
+  /** A claim's answer other than `busy`: held, or the completion, or the refusal thrown. */
+  private claimed(claim: Exclude<FlowClaim, { kind: 'busy' }>, renew: boolean): { result: unknown } | undefined {
+    switch (claim.kind) {
+      case 'claimed':
+        this._held = true;
+        this.onces = claim.onces;
+        if (renew) this.scheduleRenewal();
+        if (claim.tookOver) {
+          this.deps.logger.warn('flow taken over: the round holding it let its lease lapse (its instance died?)', {
+            flowId: this.flowId,
+          });
+        }
+        return undefined;
+      case 'completed':
+        return { result: claim.result };
+      case 'full':
+        this.deps.logger.warn('flow store full: round refused', { flowId: this.flowId, scope: claim.scope });
+        throw ProtocolError.internal(
+          claim.scope === 'principal'
+            ? 'This caller has as many unfinished flows as maxTrackedFlowsPerPrincipal (or its byte share) ' +
+                'allows; finish some, or retry after they expire'
+            : 'The server is tracking as many unfinished flows as maxTrackedFlows (or maxFlowStoreBytes) ' +
+                'allows; retry later',
+        );
+      case 'expired':
+        // Its completion record was let go under pressure: refused like any expired state, never run again.
+        this.deps.logger.warn('requestState refused', { reason: 'flow_record_dropped', flowId: this.flowId });
+        throw stateRefused();
+    }
+  }
+
+  /** Another copy holds the flow: throws when waiting `delay` more would pass `giveUpAt` (or the call is cancelled). */
+  private busy(delay: number, giveUpAt: number): void {
+    if (this.io.signal.aborted || Date.now() + delay > giveUpAt) {
+      throw ProtocolError.internal(
+        'Another request of this flow is still running (waited flowBusyWaitMs); retry after it answers',
+      );
     }
   }
 
@@ -162,20 +210,35 @@ export class FlowHold implements OnceLedger {
    * the background while nobody takes the flow over); a round that lost its flow is logged.
    * `resultJson`, when given, is `JSON.stringify(result)`: the store records it instead of stringifying again.
    */
-  async complete(result: unknown, resultJson?: string): Promise<void> {
-    if (!this._held) return;
+  complete(result: unknown, resultJson?: string): Promise<void> | undefined {
+    if (!this._held) return undefined;
     this.stopRenewal();
     this._held = false;
+    const memory = memoryStore(this.deps.flows, 'complete');
+    if (!memory) return this.completeWaiting(result, resultJson);
+    try {
+      memory.completeNow(this.flowId, this.holder, result, this.expiry(), resultJson);
+    } catch (e) {
+      this.notCompleted(e, result, resultJson);
+    }
+    return undefined;
+  }
+
+  private async completeWaiting(result: unknown, resultJson: string | undefined): Promise<void> {
     try {
       await this.deps.flows.complete(this.flowId, this.holder, result, this.expiry(), resultJson);
     } catch (e) {
-      this.deps.logger.error('flow store: the completion was not recorded; answering the result anyway', {
-        flowId: this.flowId,
-        error: e instanceof Error ? e.message : String(e),
-      });
-      if (e instanceof StoreUnavailableError) {
-        this.retryComplete(result, resultJson, Date.now() + COMPLETE_RETRY_FOR_MS);
-      }
+      this.notCompleted(e, result, resultJson);
+    }
+  }
+
+  private notCompleted(e: unknown, result: unknown, resultJson: string | undefined): void {
+    this.deps.logger.error('flow store: the completion was not recorded; answering the result anyway', {
+      flowId: this.flowId,
+      error: e instanceof Error ? e.message : String(e),
+    });
+    if (e instanceof StoreUnavailableError) {
+      this.retryComplete(result, resultJson, Date.now() + COMPLETE_RETRY_FOR_MS);
     }
   }
 
@@ -197,18 +260,34 @@ export class FlowHold implements OnceLedger {
     setTimeout(again, COMPLETE_RETRY_EVERY_MS).unref();
   }
 
-  async release(): Promise<void> {
-    if (!this._held) return;
+  /** Lets the flow go without completing it; without a promise for the memory store (see claim). */
+  release(): Promise<void> | undefined {
+    if (!this._held) return undefined;
     this._held = false;
     this.stopRenewal();
+    const memory = memoryStore(this.deps.flows, 'release');
+    if (!memory) return this.releaseWaiting();
+    try {
+      memory.releaseNow(this.flowId, this.holder);
+    } catch (e) {
+      this.notReleased(e);
+    }
+    return undefined;
+  }
+
+  private async releaseWaiting(): Promise<void> {
     try {
       await this.deps.flows.release(this.flowId, this.holder);
     } catch (e) {
-      this.deps.logger.error('flow store: release failed', {
-        flowId: this.flowId,
-        error: e instanceof Error ? e.message : String(e),
-      });
+      this.notReleased(e);
     }
+  }
+
+  private notReleased(e: unknown): void {
+    this.deps.logger.error('flow store: release failed', {
+      flowId: this.flowId,
+      error: e instanceof Error ? e.message : String(e),
+    });
   }
 
   /** Renews the lease every third of it while held; a failed renewal is retried at the next tick. */

@@ -55,7 +55,8 @@ export async function endRound<T>(
     if (!settled.ok && settled.error instanceof ProtocolError) throw settled.error;
     if (!settled.ok && settled.error instanceof InputRequired) {
       const requests = lowLevelRequests(settled.error, r.scope.clientCapabilities);
-      await hold.register();
+      const registering = hold.register();
+      if (registering instanceof Promise) await registering;
       if (telemetry) traceNextRound(telemetry, round, hold, Object.entries(requests));
       const result = sealLowLevel(deps.sealer, round, requests, settled.error.requestState, state);
       telemetry?.sealed((result.requestState as string).length);
@@ -66,7 +67,8 @@ export async function endRound<T>(
       // Stringified once when recorded: the store's record and the reply are this same text (issue 34).
       const json = hold.held ? resultJson(settled.value) : undefined;
       // The code ran: its result is the answer even when the store cannot record it (complete logs why).
-      if (hold.held) await hold.complete(settled.value, json);
+      const completing = hold.held ? hold.complete(settled.value, json) : undefined;
+      if (completing) await completing;
       if (round.continues) telemetry?.flowCompleted(round.flow.round);
       return json === undefined
         ? { kind: 'complete', value: settled.value }
@@ -81,8 +83,10 @@ export async function endRound<T>(
         replayProblems(port.trace ?? [], replay, lint.effects),
       );
     }
-    // A new flow is registered once it needs a next round (so a full store refuses it now).
-    await hold.register();
+    // A new flow is registered once it needs a next round (so a full store refuses it now); the memory
+    // store answers at once, and only a promise is awaited (no hop).
+    const registering = hold.register();
+    if (registering instanceof Promise) await registering;
     port.markPausesAnswered();
     if (telemetry) traceNextRound(telemetry, round, hold, port.pending.map((p) => [p.key, p.request]));
     const requests = pendingRequests(round, port.pending);
@@ -96,7 +100,8 @@ export async function endRound<T>(
     };
   } finally {
     // Held only while the next round is sealed (or this one's record is written): let go before answering.
-    if (hold.held) await hold.release();
+    const releasing = hold.held ? hold.release() : undefined;
+    if (releasing) await releasing;
   }
 }
 
