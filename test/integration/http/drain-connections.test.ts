@@ -4,33 +4,12 @@
  * draining every answer closes its connection — a held session's too, not only new work's 503 — and
  * only connections idle since before the drain are closed, after the quiet time.
  */
-import { randomBytes } from 'node:crypto';
-import { IsString } from 'class-validator';
-import { Context, ContextClient, ContextServerModule, McpApplication, Tool } from '../../../src';
+import { ContextClient } from '../../../src';
 import { serveHttp } from '../../../src/transports/http';
-import { modernPost, RawLegacyClient } from '../../helpers/http-fixtures';
-
-class NameForm {
-  @IsString() name!: string;
-}
-
-class Asker {
-  @Tool({ description: 'asks for a name', forms: [NameForm] })
-  async greet(ctx: Context) {
-    const answer = await ctx.elicit(NameForm, 'Your name?');
-    return answer.action === 'accept' ? `Hello, ${answer.content.name}` : 'no name';
-  }
-}
+import { makeApp, modernPost, RawLegacyClient } from '../../helpers/http-fixtures';
 
 test('while draining, a held session’s answers and new work’s 503 both close their connection; the drain then ends', async () => {
-  const quiet = { warn: () => undefined, error: () => undefined, info: () => undefined };
-  const app = McpApplication.create({
-    name: 'drain-connections',
-    version: '1.0.0',
-    providers: [Asker],
-    modules: [ContextServerModule.configure({ logger: quiet, requestStateKey: randomBytes(32) })],
-  });
-  const server = await serveHttp(app, { port: 0, host: '127.0.0.1', drainQuietMs: 200 });
+  const server = await serveHttp(makeApp(), { port: 0, host: '127.0.0.1', drainQuietMs: 200 });
   const raw = new RawLegacyClient(server.url);
   await raw.initialize();
   const before = await raw.call(1, 'tools/list');
@@ -53,7 +32,7 @@ test('while draining, a held session’s answers and new work’s 503 both close
     },
   );
   try {
-    const call = client.callTool('greet');
+    const call = client.callTool('greet', { text: 'x' });
     await questionArrived;
     const closing = server.close({ deadlineMs: 120_000 });
 
