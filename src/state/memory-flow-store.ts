@@ -15,18 +15,34 @@
 import { CompletionQueue } from './completion-queue';
 import { FlowTakenOverError, type FlowClaim, type FlowStore, type OnceRecord } from './flow-store';
 
-interface FlowEntry {
-  readonly id: string;
-  expiresAt: number;
-  holder?: string;
+/**
+ * One flow's record, live or completed. A class whose constructor sets every field, so a record is one
+ * object with its fields in place (no property array added when a field is first set, no object for the
+ * completion): at the default cap the store keeps 100 000 of them, and each one a flow leaves behind is
+ * copied by the young-generation GC and then marked by the old one (issue 34: 247 → 213 heap bytes a record).
+ */
+class FlowEntry {
+  holder: string | undefined = undefined;
   /** When the holder's lease lapses (epoch ms) unless renewed. */
-  leaseUntil: number;
-  readonly owner: Pool;
+  leaseUntil = 0;
   /** Made on the first `ctx.once` record: most flows have none. JSON text, see `frozen`. */
-  onces?: Record<string, string>;
-  completed?: { json: string | undefined; at: number };
+  onces: Record<string, string> | undefined = undefined;
+  completed = false;
+  /** A completed flow's result as JSON text (undefined: the flow returned nothing). */
+  resultJson: string | undefined = undefined;
+  /** When it completed (epoch ms). */
+  completedAt = 0;
   /** What the record costs, as counted against the budgets. */
-  bytes: number;
+  bytes = 0;
+  /** False once the store let the record go: the completion queues skip it without a map lookup. */
+  kept = true;
+
+  constructor(
+    readonly id: string,
+    /** Epoch ms. */
+    public expiresAt: number,
+    readonly owner: Pool,
+  ) {}
 }
 
 /** One principal's share (anonymous callers share one). */
@@ -87,12 +103,12 @@ export class MemoryFlowStore implements FlowStore {
   private readonly flows = new Map<string, FlowEntry>();
   private readonly pools = new Map<string, Pool>();
   /** Whether a queued record is still kept (not expired, not let go through another queue). */
-  private readonly isKept = (entry: FlowEntry): boolean => this.flows.get(entry.id) === entry;
+  private readonly isKept = (entry: FlowEntry): boolean => entry.kept;
   /** Every completed flow, oldest completion first. */
   private readonly completedOrder = new CompletionQueue<FlowEntry>(this.isKept);
   private completedCount = 0;
   private totalBytes = 0;
-  /** The latest completion time of a record let go under pressure (0: none). */
+  /** The latest completion time (epoch ms) of a record let go under pressure (0: none). */
   private horizon = 0;
   /** A full store sweeps at most once a second: a flood of new flows must not buy an O(n) scan each. */
   private nextSweepAt = 0;
@@ -146,7 +162,7 @@ export class MemoryFlowStore implements FlowStore {
   ): FlowClaim {
     const now = this.now();
     let entry = this.live(flowId, now);
-    if (entry?.completed) return { kind: 'completed', result: thawed(entry.completed.json) };
+    if (entry?.completed) return { kind: 'completed', result: thawed(entry.resultJson) };
     const other = entry?.holder !== undefined && entry.holder !== holder;
     if (other && entry!.leaseUntil > now) return { kind: 'busy' };
     if (!entry) {
@@ -158,7 +174,7 @@ export class MemoryFlowStore implements FlowStore {
         if (pool.live === 0 && pool.completedCount === 0) this.pools.delete(pool.key);
         return { kind: 'full', scope: refusal };
       }
-      entry = { id: flowId, expiresAt: expiresAtMs, leaseUntil: 0, owner: pool, bytes: 0 };
+      entry = new FlowEntry(flowId, expiresAtMs, pool);
       this.flows.set(flowId, entry);
       pool.live++;
       this.charge(entry, ENTRY_BYTES + flowId.length);
@@ -207,7 +223,9 @@ export class MemoryFlowStore implements FlowStore {
   completeNow(flowId: string, holder: string, result: unknown, expiresAtMs: number, resultJson?: string): void {
     const entry = this.held(flowId, holder);
     const json = resultJson ?? frozen(result);
-    entry.completed = { json, at: this.now() };
+    entry.completed = true;
+    entry.resultJson = json;
+    entry.completedAt = this.now();
     entry.holder = undefined;
     entry.expiresAt = Math.max(entry.expiresAt, expiresAtMs);
     // The once-results are not needed any more: a retry gets the result, nothing runs again.
@@ -269,7 +287,7 @@ export class MemoryFlowStore implements FlowStore {
   private dropOldest(order: CompletionQueue<FlowEntry>): boolean {
     const entry = order.shift();
     if (!entry) return false;
-    this.horizon = Math.max(this.horizon, entry.completed!.at);
+    this.horizon = Math.max(this.horizon, entry.completedAt);
     this.forget(entry.id, entry);
     return true;
   }
@@ -282,9 +300,10 @@ export class MemoryFlowStore implements FlowStore {
 
   private forget(flowId: string, entry: FlowEntry): void {
     this.flows.delete(flowId);
+    entry.kept = false;
     // A queue may still point at the entry until it reaches the head: it must not hold the bytes.
     entry.onces = undefined;
-    if (entry.completed) entry.completed.json = undefined;
+    entry.resultJson = undefined;
     const pool = entry.owner;
     pool.bytes -= entry.bytes;
     this.totalBytes -= entry.bytes;
@@ -316,8 +335,9 @@ export class MemoryFlowStore implements FlowStore {
 
   private sweep(now: number): void {
     this.nextSweepAt = now + 1000;
-    for (const [id, entry] of this.flows) {
-      if (entry.expiresAt <= now && !leased(entry, now)) this.forget(id, entry);
+    // Values, not entries: no [id, entry] pair a record (a full store of 100 000 sweeps once a second).
+    for (const entry of this.flows.values()) {
+      if (entry.expiresAt <= now && !leased(entry, now)) this.forget(entry.id, entry);
     }
   }
 }
