@@ -3,9 +3,11 @@
 // faults, voluntary and involuntary context switches, read/write syscalls, and how often the load
 // generator was woken. With --strace, also the server's syscalls per flow (`strace -c -f`, which slows
 // the server: read its counts, not its times); with --perf, cpu-clock samples turned into µs of CPU
-// per flow by category: kernel, OpenSSL, node::crypto, GC, JIT code (`perf record`). Asserts nothing; compare the rows of one run.
+// per flow by category: kernel, OpenSSL, node::crypto, GC, V8 builtins, JIT code (`perf record`; with
+// `--node-arg=--perf-basic-prof` the JIT code is split into ours and node's). Asserts nothing; compare the rows of one run.
 //
 //   node bench/mode-split.mjs [--procs ours-mrtr-hmac,ours-mrtr-aes] [--rounds 3] [--seconds 5] [--warmup 2] [--strace] [--perf]
+//   node bench/mode-split.mjs --procs ours-mrtr-hmac,floor-mrtr-hmac --perf --node-arg=--perf-basic-prof
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,7 +86,9 @@ function categories(report, flows) {
       : !/^(v8|node)::/.test(sym) && /EVP_|ossl_|OSSL_|aesni|gcm|CRYPTO_|OPENSSL_|OBJ_|sha256|SHA256|evp_|aes_|ERR_/.test(sym) ? 'OpenSSL'
       : /Scaveng|GlobalHandles|ArrayBufferSweeper|Heap::|Mark|Sweep|Evacuat|WeakCallback|BaseObject/.test(sym) ? 'GC and handles'
       : /compiler::|maglev|Compiler/.test(sym) ? 'compile'
-      : dso.startsWith('[JIT]') ? 'JIT code'
+      // With --node-arg=--perf-basic-prof the JIT code is named: ours (the bundles) apart from node's and the rest.
+      : dso.startsWith('[JIT]') ? (/bundle[\w-]*\.code\.js|dist\/cjs/.test(sym) ? 'JIT code, ours' : /node:/.test(sym) ? 'JIT code, node' : 'JIT code')
+      : sym.startsWith('Builtins_') ? 'V8 builtins (ICs, calls, promises)'
       : dso.startsWith('libc') ? 'libc' : 'node and V8, other';
     sums[cat] = (sums[cat] ?? 0) + Number(n);
   }
