@@ -1,8 +1,17 @@
-// GC per flow, HMAC against AES-GCM mode: each MRTR server runs with --trace-gc and takes `--runs` loads of
-// `--seconds` in turn (A B, B A, …) in one process each; per run, flows, scavenges and mark-compacts per 10 000
-// flows, and the GC pause time per flow (ms as V8 prints it). Counts, not the clock: readable on a busy machine.
+// GC per flow of MRTR servers (default: ours in HMAC and AES-GCM mode): each runs with --trace-gc-nvp and takes
+// `--runs` loads of `--seconds` in turn (A B, B A, …) in one process each. Per run: flows, CPU µs per flow, KB
+// allocated and KB promoted per flow (the young-generation GC's "promoted": what outlived two scavenges), scavenges
+// and mark-compacts per 10 000 flows, and the scavenges' µs per flow on the main thread and on V8's helper threads
+// (both count as server CPU). Bytes and counts, not the clock: readable on a busy machine. With --base, the same
+// servers from another build run beside them (base HMAC, base AES-GCM).
 //
-//   node bench/gc-split.mjs [--runs 4] [--seconds 15]
+//   node bench/gc-split.mjs [--runs 4] [--seconds 15] [--procs ours-mrtr-hmac,ours-mrtr-aes] [--base <dist/cjs of a build>]
+//
+// What it found (issue 34): a long-lived Map that churns keeps, once its table is in the old generation, every
+// later table there, and each replaced table holds its entries until the next full GC, so the young GC promoted
+// them (minted-tokens.ts, RENEW_EVERY). "KB promoted per flow" is the figure to watch for that.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROCESSES, load } from './lib/targets.mjs';
 import { pinSelf, startServer, stopServer, waitUntil } from './lib/procs.mjs';
@@ -10,43 +19,68 @@ import { listening } from './lib/wire.mjs';
 import { runLoad } from './lib/load.mjs';
 import { snapshotDist } from './lib/dist-snapshot.mjs';
 
-const { values: a } = parseArgs({ options: { runs: { type: 'string', default: '4' }, seconds: { type: 'string', default: '15' } } });
+const { values: a } = parseArgs({ options: {
+  runs: { type: 'string', default: '4' }, seconds: { type: 'string', default: '15' },
+  procs: { type: 'string', default: 'ours-mrtr-hmac,ours-mrtr-aes' }, base: { type: 'string' },
+} });
 pinSelf(1);
 snapshotDist();
-const modes = ['ours-mrtr-hmac', 'ours-mrtr-aes'];
+const names = a.procs.split(',');
+if (a.base) {
+  const dist = resolve(a.base);
+  if (!existsSync(`${dist}/index.js`)) throw new Error(`--base ${a.base}: no index.js there (give a build's dist/cjs)`);
+  for (const name of [...names]) {
+    const same = PROCESSES[name];
+    PROCESSES[`base:${name}`] = { ...same, port: same.port + 100, env: { ...same.env, OMC_DIST: dist } };
+    names.push(`base:${name}`);
+  }
+}
+
+/** Sums of the --trace-gc-nvp fields this reads (a line per GC: `name=value` pairs). */
+const empty = () => ({ scavenges: 0, markCompacts: 0, allocated: 0, promoted: 0, scavengeMs: 0, helperMs: 0 });
+function account(gc, line) {
+  const kind = /\bgc=(\w+)/.exec(line)?.[1];
+  if (kind === undefined) return;
+  const field = (name) => Number(new RegExp(`\\b${name.replace('.', '\\.')}=([\\d.]+)`).exec(line)?.[1] ?? 0);
+  gc.allocated += field('allocated');
+  gc.promoted += field('promoted');
+  if (kind === 's') {
+    gc.scavenges++;
+    gc.scavengeMs += field('scavenge');
+    gc.helperMs += field('background.scavenge.parallel');
+  } else if (kind === 'mc' || kind === 'ms') {
+    gc.markCompacts++;
+  }
+}
+
 const servers = {};
-for (const name of modes) {
+for (const name of names) {
   const p = PROCESSES[name];
-  const child = startServer(p.file, { ...p.env, PORT: String(p.port) }, { nodeArgs: ['--trace-gc'], stdout: 'pipe' });
-  const gc = { scavenge: 0, markCompact: 0, ms: 0, other: 0 };
+  const child = startServer(p.file, { ...p.env, PORT: String(p.port) }, { nodeArgs: ['--trace-gc-nvp'], stdout: 'pipe' });
+  const gc = empty();
   let tail = '';
   child.stdout.on('data', (d) => {
     const lines = (tail + d).split('\n');
     tail = lines.pop();
-    for (const line of lines) {
-      const m = /: (Scavenge|Mark-Compact|Minor Mark-Sweep|Mark-Sweep)[^,]*, ([\d.]+) \/ ([\d.]+) ms/.exec(line)
-        ?? /: (Scavenge|Mark-Compact|Mark-Sweep)\b.*?([\d.]+) \/ ([\d.]+) ms/.exec(line);
-      if (!m) continue;
-      if (m[1] === 'Scavenge') gc.scavenge++;
-      else if (m[1].startsWith('Mark')) gc.markCompact++;
-      else gc.other++;
-      gc.ms += Number(m[2]);
-    }
+    for (const line of lines) account(gc, line);
   });
   servers[name] = { child, gc, port: p.port };
 }
 try {
-  for (const name of modes) await waitUntil(() => listening(servers[name].port), { what: name, child: servers[name].child });
+  for (const name of names) await waitUntil(() => listening(servers[name].port), { what: name, child: servers[name].child });
   for (let run = 1; run <= Number(a.runs); run++) {
-    const order = run % 2 ? modes : [...modes].reverse();
+    const order = run % 2 ? names : [...names].reverse();
     for (const name of order) {
       const s = servers[name];
       const before = { ...s.gc };
       const m = await runLoad(load(name, name, 'mrtr'), { port: s.port, pid: s.child.pid, prepared: { body: '' }, connections: 32, seconds: Number(a.seconds) });
       await new Promise((r) => setTimeout(r, 200));
       const flows = m.flowsPerSec * m.wall;
-      const per10k = (k) => ((s.gc[k] - before[k]) * 1e4 / flows).toFixed(1);
-      console.log(`r${run} ${name}: ${flows.toFixed(0)} flows, ${(m.cpuUsPerReq * 2).toFixed(0)} µs CPU/flow, scavenges/10k ${per10k('scavenge')}, mark-compacts/10k ${per10k('markCompact')}, GC ms/flow ${((s.gc.ms - before.ms) * 1e3 / flows).toFixed(1)} µs, bad ${m.mismatches}`);
+      const d = (k) => s.gc[k] - before[k];
+      console.log(`r${run} ${name}: ${flows.toFixed(0)} flows, ${(m.cpuUsPerReq * 2).toFixed(0)} µs CPU/flow, `
+        + `KB/flow allocated ${(d('allocated') / 1024 / flows).toFixed(1)}, promoted ${(d('promoted') / 1024 / flows).toFixed(2)}; `
+        + `per 10k flows ${(d('scavenges') * 1e4 / flows).toFixed(1)} scavenges, ${(d('markCompacts') * 1e4 / flows).toFixed(1)} mark-compacts; `
+        + `scavenge µs/flow ${(d('scavengeMs') * 1e3 / flows).toFixed(1)} main + ${(d('helperMs') * 1e3 / flows).toFixed(1)} helpers, bad ${m.mismatches}`);
     }
   }
 } finally {
