@@ -87,9 +87,16 @@ test('task records (N2): finished tasks with large arguments and results stay wi
     const r = replyOf(await modernPost(url, i, 'tools/call', params, { 'X-User': 'mallory' }));
     outcomes.push(r.error ? String(r.error.message) : r.result.resultType);
   }
-  // Every task ran to its end: the records hold their results now, not their arguments.
-  expect(outcomes.slice(0, maxTasksPerPrincipal)).toEqual(Array(maxTasksPerPrincipal).fill('task'));
-  expect(outcomes.slice(maxTasksPerPrincipal).every((o) => o.includes('maxTasksPerPrincipal'))).toBe(true);
+  // The principal's tasks fill its share, and every call after that is refused, naming the option. A call may
+  // come back `complete` instead of becoming a task: when the process is paused for longer than the handler's
+  // 50 ms between arming the handler's timer and the escalation's (a loaded machine), the call finishes first,
+  // and it takes no record.
+  const lastTask = outcomes.lastIndexOf('task');
+  expect(outcomes.filter((o) => o === 'task')).toHaveLength(maxTasksPerPrincipal);
+  expect(outcomes.slice(0, lastTask).every((o) => o === 'task' || o === 'complete')).toBe(true);
+  const refused = outcomes.slice(lastTask + 1);
+  expect(refused.length).toBeGreaterThan(maxTasksPerPrincipal);
+  expect(refused.every((o) => o.includes('maxTasksPerPrincipal'))).toBe(true);
   // Stated worst case: maxTasksPerPrincipal × (maxTaskArgumentBytes + maxTaskResultBytes).
   const figure = maxTasksPerPrincipal * (256 * KiB + MiB);
   expectWithin('tasks', before, await memory(url), figure, outcomes.length * argument.length);
