@@ -45,8 +45,8 @@ export interface MintedClaims {
  * young-generation GCs, as at start-up) gets every later table there too, and V8 leaves a replaced table
  * holding what it held until the next full GC: under steady churn the young GC then keeps the entries those
  * old copies point at, and promotes them with their tokens and claims (issue 34: about 1.5 KB a flow, and
- * scavenges 1.7× as costly, helper threads included). A fresh Map's tables are young and die young. Copying
- * the few live entries every so often costs nothing next to that.
+ * scavenges 1.7× as costly, helper threads included). A fresh Map's tables are young and die young. The copy
+ * is of the live entries only: a few dozen under load, at most MAX_MINTED_TOKENS (four per token set, amortized).
  */
 const RENEW_EVERY = 1024;
 
