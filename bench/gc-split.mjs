@@ -10,10 +10,8 @@
 // What it found (issue 34): a long-lived Map that churns keeps, once its table is in the old generation, every
 // later table there, and each replaced table holds its entries until the next full GC, so the young GC promoted
 // them (minted-tokens.ts, RENEW_EVERY). "KB promoted per flow" is the figure to watch for that.
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PROCESSES, load } from './lib/targets.mjs';
+import { PROCESSES, addBaseProcess, load } from './lib/targets.mjs';
 import { pinSelf, startServer, stopServer, waitUntil } from './lib/procs.mjs';
 import { listening } from './lib/wire.mjs';
 import { runLoad } from './lib/load.mjs';
@@ -27,11 +25,8 @@ pinSelf(1);
 snapshotDist();
 const names = a.procs.split(',');
 if (a.base) {
-  const dist = resolve(a.base);
-  if (!existsSync(`${dist}/index.js`)) throw new Error(`--base ${a.base}: no index.js there (give a build's dist/cjs)`);
   for (const name of [...names]) {
-    const same = PROCESSES[name];
-    PROCESSES[`base:${name}`] = { ...same, port: same.port + 100, env: { ...same.env, OMC_DIST: dist } };
+    addBaseProcess(name, `base:${name}`, a.base);
     names.push(`base:${name}`);
   }
 }

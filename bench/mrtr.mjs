@@ -12,11 +12,9 @@
 //
 // --base adds that build's two servers ("base HMAC", "base AES-GCM") to the same interleaved rounds: a
 // fresh-process A/B of a change on this row, beside the peers it is measured against.
-import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { load, PROCESSES } from './lib/targets.mjs';
+import { addBaseProcess, load } from './lib/targets.mjs';
 import { runScenario } from './lib/run-scenario.mjs';
 import { scenarioRatios, scenarioSummary } from './lib/ratios.mjs';
 import { pinSelf } from './lib/procs.mjs';
@@ -38,12 +36,7 @@ const scenario = {
   ],
 };
 if (a.base) {
-  const dist = resolve(a.base);
-  if (!existsSync(`${dist}/index.js`)) throw new Error(`--base ${a.base}: no index.js there (give a build's dist/cjs)`);
-  for (const mode of ['hmac', 'aes']) {
-    const same = PROCESSES[`ours-mrtr-${mode}`];
-    PROCESSES[`base-mrtr-${mode}`] = { ...same, port: same.port + 100, env: { ...same.env, OMC_DIST: dist } };
-  }
+  for (const mode of ['hmac', 'aes']) addBaseProcess(`ours-mrtr-${mode}`, `base-mrtr-${mode}`, a.base);
   scenario.loads.push(ours('base HMAC', 'base-mrtr-hmac'), ours('base AES-GCM', 'base-mrtr-aes'));
 }
 const load0 = loadavg()[0];

@@ -1,4 +1,6 @@
 // What runs: server processes (file, env, port) and the loads aimed at them.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCH_JWK, BENCH_TOKEN } from './bench-jwt.mjs';
 
@@ -34,6 +36,17 @@ export const PROCESSES = {
   'floor-mrtr-hmac': { file: server('floor-mrtr.mjs'), port: port(4243), env: { MODE: 'hmac' } },
   'floor-mrtr-aes': { file: server('floor-mrtr.mjs'), port: port(4244), env: { MODE: 'aes' } },
 };
+
+/**
+ * Registers process `name` as built by another checkout (`dist`: its dist/cjs) under the name `as`, on a port 100
+ * above: a fresh-process A/B beside the current build in the same run (`--base` of mrtr.mjs and gc-split.mjs).
+ */
+export function addBaseProcess(name, as, dist) {
+  const dir = resolve(dist);
+  if (!existsSync(`${dir}/index.js`)) throw new Error(`--base ${dist}: no index.js there (give a build's dist/cjs)`);
+  const same = PROCESSES[name];
+  PROCESSES[as] = { ...same, port: same.port + 100, env: { ...same.env, OMC_DIST: dir } };
+}
 
 export const ECHO = { name: 'echo', arguments: { text: 'hello' } };
 /** The conformance server's no-argument tool; the SDK v2 validates nothing for it. */
