@@ -8,7 +8,13 @@
 // which weighs a slow window of the machine by its length) and ours ÷ floor (CPU per flow, floor ÷ ours: the
 // share of the floor's efficiency we reach). Asserts nothing.
 //
-//   node bench/mrtr.mjs [--rounds 3] [--seconds 10] [--warmup 2] [--conns 32] [--base <dist/cjs of a build>]
+//   node bench/mrtr.mjs [--rounds 12] [--seconds 10] [--warmup 1] [--conns 32] [--base <dist/cjs of a build>]
+//
+// Why 12 short rounds (≈ 12 min, 2 min of load per server): the 2-core machines we run on have windows of
+// 15–30 s in which everything runs up to twice as slow, kernel time included (`bench/mode-split.mjs --perf`: every
+// category doubles, so it is the hardware, not our code). A window covers one to three slots; with four rounds
+// of 30 s it covered whole rounds and moved the median by 30 %, with twelve rounds of 10 s the median of
+// per-round ratios sets it aside, and the pooled ratio shows what it cost.
 //
 // --base adds that build's two servers ("base HMAC", "base AES-GCM") to the same interleaved rounds: a
 // fresh-process A/B of a change on this row, beside the peers it is measured against.
@@ -21,8 +27,8 @@ import { pinSelf } from './lib/procs.mjs';
 import { snapshotDist } from './lib/dist-snapshot.mjs';
 
 const { values: a } = parseArgs({ options: {
-  rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '10' },
-  warmup: { type: 'string', default: '2' }, conns: { type: 'string', default: '32' }, base: { type: 'string' },
+  rounds: { type: 'string', default: '12' }, seconds: { type: 'string', default: '10' },
+  warmup: { type: 'string', default: '1' }, conns: { type: 'string', default: '32' }, base: { type: 'string' },
 } });
 pinSelf(1);
 snapshotDist();
