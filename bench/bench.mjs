@@ -55,7 +55,10 @@ for (const scenario of SCENARIOS) {
   if (!wanted(scenario.id)) continue;
   console.error(`scenario ${scenario.id}: ${scenario.title}`);
   const connections = args.smoke && scenario.id !== 'echo-2026' ? scenario.connections.slice(0, 1) : scenario.connections;
-  results.scenarios.push(await runScenario({ ...scenario, connections }, opts));
+  // A scenario may ask for its own rounds in a full run (scenarios.mjs: `full`); --rounds and --smoke set them all.
+  const own = !args.smoke && args.rounds === undefined && scenario.full ? { ...opts, ...scenario.full } : undefined;
+  const out = await runScenario({ ...scenario, connections }, own ?? opts);
+  results.scenarios.push(own ? { ...out, options: own } : out);
   save();
 }
 if (wanted('startup')) { console.error('start-up'); results.startup = await measureStartup(opts.startupRuns); save(); }

@@ -72,8 +72,9 @@ function scenario(s) {
     r.label, r.connections, rate(r), perRound(idx(r.label), r.connections), f(r.p50ms, 2), f(r.p99ms, 2), f(r.cpuUsPerReq), f(r.serverCpuPct), f(r.loadgenCpuPct), `${r.bad} / ${f(r.responses)}`, f(r.rssAfterMB), f(r.peakRssMB),
   ]);
   const ratios = scenarioRatios(s).map((r) => [r.ours, r.other, r.connections, `**${r.median.toFixed(3)}**`, r.perRound.map((x) => x.toFixed(3)).join(' · '), r.cpuMedian.toFixed(2)]);
+  const own = s.options ? [`This scenario's own rounds (\`full\` in bench/lib/scenarios.mjs): ${s.options.rounds}, each load ${s.options.warmupS} s warm-up, then ${s.options.durationS} s measured.`, ''] : [];
   return [
-    `### ${s.title}`, '',
+    `### ${s.title}`, '', ...own,
     table(['load', 'conns', 'median req/s', 'per round', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'server CPU %', 'load-gen CPU %', 'bad / responses', 'RSS after (MB)', 'peak RSS (MB)'], summary), '',
     table(['ours', '÷', 'conns', 'median req/s ratio', 'per-round ratios', 'server CPU per unit, other ÷ ours (median)'], ratios), '',
   ].join('\n');

@@ -38,7 +38,11 @@ export const SCENARIOS = [
     loads: [ours('ours, one guard + one interceptor', 'ours-guarded', 'call'), ours('ours, OpenTelemetry SDK (in-memory exporters)', 'ours-otel', 'call'), ours('ours, OAuth: a JWT (verified-token cache, default)', 'ours-jwt', 'call', AUTHORIZED), ours('ours, OAuth: a JWT verified per request (cached JWKS, jwtCacheSeconds 0)', 'ours-jwt-each', 'call', AUTHORIZED), load('ours, no layer', 'ours-echo', 'call')],
   },
   {
+    // Its own rounds in a full run: its per-round ratios spread the most (a slow window of the machine doubles one
+    // server's cost for 15-30 s, and a round's ratio rests on two of them), so the median needs more rounds than
+    // five to set one window aside. 12 x (1 + 5) s x 6 loads ≈ 7 min. --rounds (or --smoke) overrides it.
     id: 'mrtr', title: 'MRTR: elicitation round then completion (one flow = 2 requests), 2026-07-28', connections: [32],
+    full: { rounds: 12, warmupS: 1, durationS: 5 },
     loads: [ours('ours HMAC state', 'ours-mrtr-hmac', 'mrtr'), ours('ours AES-GCM state', 'ours-mrtr-aes', 'mrtr'), ours('ours AES-GCM + single-use state', 'ours-mrtr-aes-once', 'mrtr'), load('sdk-v2 createRequestStateCodec', 'v2-mrtr', 'mrtr'),
       load('floor: raw node:http + HMAC seal/open', 'floor-mrtr-hmac', 'mrtr'), load('floor: raw node:http + AES-GCM seal/open', 'floor-mrtr-aes', 'mrtr')],
   },
