@@ -20,7 +20,7 @@ import { FlowTakenOverError, type FlowClaim, type FlowStore, type OnceRecord } f
  * object with its fields in place (no property array added when a field is first set, no object for the
  * completion): at the default cap the store keeps 100 000 of them, and each one a flow leaves behind is
  * copied by the young-generation GC and then marked by the old one (issue 34: 247 → 215 heap bytes a record
- * beside its id string; about 256 with it, the figure docs/multi-round-trip.md states and a test holds).
+ * beside its id string; about 255 with it, which docs/multi-round-trip.md rounds to 250 and a test holds).
  */
 class FlowEntry {
   holder: string | undefined = undefined;
